@@ -1,0 +1,20 @@
+/** What a fresh session needs to know about the sessions of its phase that came before it. */
+
+export interface Checkpoint {
+  phaseId: string;
+  phaseTitle: string;
+  /** 1-based number of the session about to start (restart or retry). */
+  sessionNumber: number;
+  /** Why the previous session ended: "context at 82% of 200,000 tokens", "the session crashed", ... */
+  reason: string;
+  /** Progress entries the agent recorded with `debussy progress`, oldest first. */
+  progress: string[];
+  /** Files changed since the phase started (committed or not), relative to the project root. */
+  changedFiles: string[];
+  /** A short diff summary (files and line counts). */
+  diffSummary: string;
+  /** The last few things the agent did (condensed tool calls and text), oldest first. */
+  lastActivity: string[];
+  /** Commits made during the phase so far. */
+  commits: string[];
+}

@@ -1,0 +1,29 @@
+/**
+ * The prompt of a session that continues a phase: the checkpoint first (so the model reads it
+ * before anything else), then the original phase prompt. Pure.
+ */
+import type { Checkpoint } from './checkpoint.js';
+
+export const CHECKPOINT_HEADING = '# debussy checkpoint: continuing phase';
+
+function section(title: string, lines: string[], empty: string): string {
+  return `## ${title}\n${lines.length > 0 ? lines.join('\n') : empty}`;
+}
+
+export function renderCheckpoint(checkpoint: Checkpoint): string {
+  const parts = [
+    `${CHECKPOINT_HEADING} ${checkpoint.phaseId} (${checkpoint.phaseTitle}), session ${checkpoint.sessionNumber}`,
+    `An earlier session of this phase ended: ${checkpoint.reason}. Its work is kept${checkpoint.commits.length > 0 ? ' and committed' : ' in the working tree'}. ` +
+      'Do not redo finished work: check the files below, continue from where it stopped, and keep recording progress.',
+    section('Progress recorded so far', checkpoint.progress.map((entry, i) => `${i + 1}. ${entry}`), '(none recorded: inspect the changed files)'),
+    section('Files changed since the phase started', checkpoint.changedFiles.map((file) => `- ${file}`), '(none)'),
+  ];
+  if (checkpoint.diffSummary.trim() !== '') parts.push(`## Diff summary\n\`\`\`\n${checkpoint.diffSummary.trim()}\n\`\`\``);
+  if (checkpoint.commits.length > 0) parts.push(section('Commits made in this phase', checkpoint.commits.map((c) => `- ${c}`), ''));
+  parts.push(section('What the previous session was doing last', checkpoint.lastActivity.map((line) => `- ${line}`), '(nothing recorded)'));
+  return parts.join('\n\n');
+}
+
+export function buildRestartPrompt(checkpoint: Checkpoint, phasePrompt: string): string {
+  return `${renderCheckpoint(checkpoint)}\n\n---\n\n${phasePrompt}`;
+}

@@ -1,0 +1,34 @@
+/** `debussy config`: the resolved configuration and where each value came from. */
+import { CONFIG_KEYS, CONFIG_SCHEMA, formatDuration, loadProjectConfig } from '../../config/index.js';
+import { findProjectRoot } from '../../state/index.js';
+
+interface ConfigOptions {
+  json?: boolean;
+  config?: string;
+}
+
+function display(kind: string, value: unknown): string {
+  if (value === undefined) return '(unset)';
+  if (kind === 'duration' && typeof value === 'number') return formatDuration(value);
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+export default async function configCommand(options: ConfigOptions): Promise<number> {
+  const root = await findProjectRoot(process.cwd());
+  const resolved = await loadProjectConfig(root, {}, options.config);
+  for (const warning of resolved.warnings) process.stderr.write(`debussy: warning: ${warning}\n`);
+  if (options.json) {
+    const values = Object.fromEntries(
+      CONFIG_KEYS.map((key) => [key, { value: resolved.config[key] ?? null, source: resolved.sources[key] }]),
+    );
+    process.stdout.write(`${JSON.stringify({ file: resolved.file ?? null, values }, null, 2)}\n`);
+    return 0;
+  }
+  process.stdout.write(`config file: ${resolved.file ?? '(none found; using defaults)'}\n`);
+  const width = Math.max(...CONFIG_KEYS.map((key) => key.length));
+  for (const key of CONFIG_KEYS) {
+    const source = resolved.sources[key] === 'file' ? 'file' : 'default';
+    process.stdout.write(`  ${key.padEnd(width)}  ${display(CONFIG_SCHEMA[key].kind, resolved.config[key]).padEnd(24)}  (${source})\n`);
+  }
+  return 0;
+}

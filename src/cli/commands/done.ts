@@ -1,0 +1,88 @@
+/**
+ * `debussy done --phase ID`: the agent's completion signal for its current attempt during a run;
+ * outside a run (e.g. in CI), a durable mark so the next `debussy run` skips the phase.
+ */
+import path from 'node:path';
+import { loadProjectConfig } from '../../config/index.js';
+import { StateError, UsageError } from '../../errors/index.js';
+import { runGates } from '../../gates/index.js';
+import { parsePlan, type Plan } from '../../plan/index.js';
+import { appendEvent, lastPlanUsed, recordPhaseMark, type SignalStatus } from '../../state/index.js';
+import { findActiveRun, projectRootForCommand } from '../active-run.js';
+
+interface DoneOptions {
+  phase: string;
+  status: SignalStatus;
+  reason?: string;
+  report?: string;
+  plan?: string;
+  verify?: boolean;
+}
+
+function parseReport(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`--report is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, 'Pass a JSON object, e.g. --report \'{"tests": 42}\'.');
+  }
+}
+
+async function loadPlan(planPath: string, gates: Record<string, string>): Promise<Plan> {
+  const parsed = await parsePlan(planPath, { gateCommands: gates });
+  if (!parsed.plan) throw new UsageError(`cannot read the plan ${planPath}`, 'Pass the master plan with --plan PATH.');
+  return parsed.plan;
+}
+
+function requirePhase(plan: Plan, id: string) {
+  const phase = plan.phases.find((p) => p.id === id);
+  if (!phase) throw new UsageError(`unknown phase "${id}" in ${plan.name}`, `Valid phase ids: ${plan.phases.map((p) => p.id).join(', ')}`);
+  return phase;
+}
+
+export default async function doneCommand(options: DoneOptions): Promise<number> {
+  const report = parseReport(options.report);
+  if (options.status === 'blocked' && !options.reason) process.stderr.write('debussy: warning: --status blocked without --reason: say what you need with --reason\n');
+  const root = await projectRootForCommand(process.env);
+  const { config } = await loadProjectConfig(root);
+  const active = await findActiveRun(root, process.env);
+  const planPath = active?.state.planPath ?? (options.plan ? path.resolve(options.plan) : await lastPlanUsed(root));
+  if (!planPath) throw new UsageError('no plan given and none has been run in this project', 'Pass the master plan with --plan PATH.');
+  const plan = await loadPlan(planPath, config.gates);
+  const phase = requirePhase(plan, options.phase);
+
+  let verified = false;
+  if (options.verify) {
+    const outcomes = await runGates(phase.file?.gates ?? [], root, config.gate_timeout);
+    for (const outcome of outcomes) {
+      process.stdout.write(`gate ${outcome.name}: ${outcome.passed ? 'passed' : 'FAILED'} (${outcome.command || 'no command'})\n`);
+      if (!outcome.passed && outcome.outputTail) process.stdout.write(`${outcome.outputTail.split('\n').map((l) => `  | ${l}`).join('\n')}\n`);
+    }
+    const failed = outcomes.filter((o) => !o.passed);
+    if (failed.length > 0) {
+      process.stderr.write(`debussy: phase ${phase.id} not marked: gate(s) ${failed.map((o) => o.name).join(', ')} failed\n  Fix them and run again.\n`);
+      return 1;
+    }
+    verified = true;
+  }
+
+  if (active) {
+    const attemptId = active.attemptIdFromEnv ?? active.state.phases[phase.id]?.currentAttemptId;
+    if (!active.state.phaseOrder.includes(phase.id)) {
+      throw new StateError('E_PHASE_NOT_IN_RUN', `phase ${phase.id} is not part of the active run ${active.state.runId}`, { exitKind: 'usage', hint: `Phases in this run: ${active.state.phaseOrder.join(', ')}` });
+    }
+    appendEvent(active.journal, {
+      type: 'signal', phaseId: phase.id, status: options.status,
+      ...(attemptId === undefined ? {} : { attemptId }),
+      ...(options.reason === undefined ? {} : { reason: options.reason }),
+      ...(report === undefined ? {} : { report }),
+    });
+    process.stdout.write(`debussy: phase ${phase.id} signalled ${options.status}; debussy verifies its gates before accepting it\n`);
+    return 0;
+  }
+
+  recordPhaseMark(root, { planPath, phaseId: phase.id, status: options.status, verified, ...(options.reason === undefined ? {} : { reason: options.reason }) });
+  const next = options.status === 'completed' ? '; the next `debussy run` skips it' : '';
+  process.stdout.write(`debussy: no run is active: phase ${phase.id} of ${plan.name} marked ${options.status}${verified ? ' (gates verified)' : ''}${next}\n`);
+  return 0;
+}

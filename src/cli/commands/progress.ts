@@ -1,0 +1,27 @@
+/** `debussy progress --phase ID --message TEXT`: an entry for the checkpoint of a restart. */
+import { StateError, UsageError } from '../../errors/index.js';
+import { appendEvent } from '../../state/index.js';
+import { findActiveRun, projectRootForCommand } from '../active-run.js';
+
+interface ProgressOptions {
+  phase: string;
+  message?: string;
+  step?: string;
+}
+
+export default async function progressCommand(options: ProgressOptions): Promise<number> {
+  const message = (options.message ?? options.step ?? '').trim();
+  if (message === '') throw new UsageError('progress needs a message', 'Pass --message "what was done" (or --step).');
+  const root = await projectRootForCommand(process.env);
+  const active = await findActiveRun(root, process.env);
+  if (!active) {
+    throw new StateError('E_NO_ACTIVE_RUN', 'no debussy run is active in this project: progress is recorded only during a run', { exitKind: 'failed', hint: 'Start one with `debussy run PLAN`.' });
+  }
+  if (!active.state.phaseOrder.includes(options.phase)) {
+    throw new UsageError(`unknown phase "${options.phase}" for run ${active.state.runId}`, `Valid phase ids: ${active.state.phaseOrder.join(', ')}`);
+  }
+  const attemptId = active.attemptIdFromEnv ?? active.state.phases[options.phase]?.currentAttemptId;
+  appendEvent(active.journal, { type: 'progress', phaseId: options.phase, message, ...(attemptId === undefined ? {} : { attemptId }) });
+  process.stdout.write(`debussy: progress recorded for phase ${options.phase}\n`);
+  return 0;
+}

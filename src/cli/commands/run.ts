@@ -1,0 +1,65 @@
+/** `debussy run PLAN`: the dry-run listing, or a real run with interrupt handling. */
+import path from 'node:path';
+import { loadProjectConfig } from '../../config/index.js';
+import { loadAuditedPlan } from '../../orchestrator/preflight.js';
+import { runPlan } from '../../orchestrator/run-plan.js';
+import { combineReporters } from '../../report/reporter.js';
+import { PlainReporter } from '../../report/plain-reporter.js';
+import { findProjectRoot } from '../../state/index.js';
+import { configOverridesFrom } from '../config-flags.js';
+import { printDryRun } from '../dry-run.js';
+
+interface RunOptions extends Record<string, unknown> {
+  dryRun?: boolean;
+  phase?: string;
+  only?: string;
+  fresh?: boolean;
+  config?: string;
+}
+
+function resumeCommandFor(planArg: string): string {
+  return `debussy run ${/\s/.test(planArg) ? `'${planArg}'` : planArg}`;
+}
+
+export default async function runCommand(planArg: string, options: RunOptions): Promise<number> {
+  const root = await findProjectRoot(process.cwd());
+  const resolved = await loadProjectConfig(root, configOverridesFrom(options), options.config);
+  for (const warning of resolved.warnings) process.stderr.write(`debussy: warning: ${warning}\n`);
+  const plan = await loadAuditedPlan(path.resolve(planArg), resolved.config, process.cwd());
+
+  if (options.dryRun) {
+    await printDryRun(root, plan, resolved.config, (text) => process.stdout.write(text));
+    return 0;
+  }
+
+  const interrupt = new AbortController();
+  const forceStop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!interrupt.signal.aborted) {
+      process.stderr.write(`\ndebussy: ${signal} received: stopping the session and saving its work (press Ctrl-C again to end at once)\n`);
+      interrupt.abort();
+    } else if (!forceStop.signal.aborted) {
+      process.stderr.write(`\ndebussy: ending now\n`);
+      forceStop.abort();
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+  const reporter = combineReporters([
+    new PlainReporter((text) => process.stdout.write(text), { verbose: false, timestamps: true }),
+  ]);
+  try {
+    const result = await runPlan({
+      root, plan, config: resolved.config, ...(options.phase ? { startAt: options.phase } : {}), ...(options.only ? { only: options.only } : {}),
+      fresh: options.fresh === true, reporter, interrupt: interrupt.signal, forceStop: forceStop.signal, env: process.env,
+      resumeCommand: resumeCommandFor(planArg),
+    });
+    return result.exitCode;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
+    reporter.close();
+  }
+}

@@ -1,0 +1,56 @@
+/** `debussy status`: the current or last run, each phase, and what `debussy run` will do next. */
+import path from 'node:path';
+import { latestRun, readRunLock, type RunState } from '../../state/index.js';
+import { renderRunSummary } from '../../report/run-summary.js';
+import { projectRootForCommand } from '../active-run.js';
+
+interface StatusOptions {
+  json?: boolean;
+}
+
+function effectiveStatus(state: RunState, lockAlive: boolean, lockRunId: string | undefined): string {
+  if (state.status === 'running' && !(lockAlive && lockRunId === state.runId)) return 'interrupted';
+  return state.status;
+}
+
+function nextStep(state: RunState, status: string): string {
+  const plan = path.relative(process.cwd(), state.planPath) || state.planPath;
+  if (status === 'running') return 'a run is in progress';
+  if (status === 'completed') return 'nothing: every phase completed';
+  const pending = state.phaseOrder.filter((id) => state.phases[id]?.status !== 'completed');
+  const current = pending.find((id) => (state.phases[id]?.attempts ?? 0) > 0);
+  if (status === 'interrupted' && current) {
+    const p = state.phases[current];
+    return `\`debussy run ${plan}\` resumes phase ${current} from its checkpoint (restarts ${p?.restarts ?? 0}, retries ${p?.retries ?? 0} carried over)`;
+  }
+  if (status === 'blocked') return `answer what the agent needs (reason above), then \`debussy run ${plan}\` runs phase ${pending[0] ?? '?'} again`;
+  return `\`debussy run ${plan}\` skips the completed phases and runs ${pending.join(', ') || 'nothing'}`;
+}
+
+export default async function statusCommand(options: StatusOptions): Promise<number> {
+  const root = await projectRootForCommand(process.env);
+  const last = await latestRun(root);
+  if (!last?.state) {
+    if (options.json) process.stdout.write(`${JSON.stringify({ run: null })}\n`);
+    else process.stdout.write('No debussy run in this project yet. Start one with `debussy run PLAN`.\n');
+    return 0;
+  }
+  const lock = await readRunLock(root);
+  const state = last.state;
+  const status = effectiveStatus(state, lock?.alive === true, lock?.runId);
+  const next = nextStep(state, status);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ run: { ...state, status }, next, badLines: last.badLines, tornTail: last.tornTail }, null, 2)}\n`);
+    return 0;
+  }
+  process.stdout.write(`Run ${state.runId}: ${state.planName} (${path.relative(process.cwd(), state.planPath) || state.planPath})\n`);
+  process.stdout.write(`Status: ${status}${state.reason ? ` (${state.reason})` : ''}\nStarted: ${state.startedAt}${state.endedAt ? `, ended ${state.endedAt}` : ''}\n`);
+  if (last.tornTail) process.stdout.write('Note: the journal ends in a torn line (a crash mid-write); the events before it are intact.\n');
+  process.stdout.write(`\n${renderRunSummary({ ...state, status: status as RunState['status'] })}\n`);
+  for (const id of state.phaseOrder) {
+    const p = state.phases[id];
+    if (p && (p.status === 'blocked' || p.status === 'failed' || p.status === 'skipped') && p.reason) process.stdout.write(`\n${id} ${p.status}: ${p.reason}`);
+  }
+  process.stdout.write(`\n\nNext: ${next}\n`);
+  return 0;
+}

@@ -1,0 +1,39 @@
+/**
+ * `debussy run` flags generated from the config schema: every key that has a `flag` gets an
+ * option, so a new setting cannot forget its flag, and the flag's value goes through the same
+ * validation as the config file.
+ */
+import type { Command } from 'commander';
+import { CONFIG_KEYS, CONFIG_SCHEMA, type ConfigKey, type ConfigOverrides } from '../config/index.js';
+
+function optionName(flag: string): string {
+  // commander's attribute name: --no-auto-commit -> autoCommit, --context-threshold -> contextThreshold
+  const bare = flag.replace(/^--(no-)?/, '');
+  return bare.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+export function addConfigFlags(command: Command): Command {
+  for (const key of CONFIG_KEYS) {
+    const def = CONFIG_SCHEMA[key];
+    if (!('flag' in def)) continue;
+    if (def.kind === 'boolean') {
+      command.option(def.flag, def.description);
+    } else {
+      const placeholder = def.kind === 'duration' ? '<duration>' : def.kind === 'string' ? '<name>' : '<n>';
+      command.option(`${def.flag} ${placeholder}`, def.description);
+    }
+  }
+  return command;
+}
+
+export function configOverridesFrom(options: Record<string, unknown>): ConfigOverrides {
+  const overrides: ConfigOverrides = {};
+  for (const key of CONFIG_KEYS) {
+    const def = CONFIG_SCHEMA[key];
+    if (!('flag' in def)) continue;
+    const value = options[optionName(def.flag)];
+    if (value === undefined) continue;
+    overrides[key as ConfigKey] = value;
+  }
+  return overrides;
+}

@@ -1,0 +1,111 @@
+/**
+ * The entry point: commander definitions that lazy-load each command. Only this file turns errors
+ * into exit codes and calls process.exit.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { DebussyError, EXIT_CODES } from '../errors/index.js';
+import { addConfigFlags } from './config-flags.js';
+import { printError } from './print-error.js';
+import { readPackageVersion } from './package-version.js';
+
+type Action = (...args: unknown[]) => Promise<number>;
+
+/** Wraps a lazily imported command so its module loads only when that command runs. */
+function lazy(load: () => Promise<{ default: Action }>): (...args: unknown[]) => Promise<void> {
+  return async (...args: unknown[]) => {
+    const module = await load();
+    process.exitCode = await module.default(...args);
+  };
+}
+
+export function buildProgram(): Command {
+  const program = new Command('debussy')
+    .description('Run multi-phase AI coding plans through Claude Code, with context monitoring and smart restarts.')
+    .version(readPackageVersion(), '-V, --version')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text) });
+
+  program
+    .command('audit')
+    .description('Check a master plan and its phase files for problems without running anything.')
+    .argument('<plan>', 'path to the MASTER_PLAN.md')
+    .option('--json', 'print the findings as JSON')
+    .option('--strict', 'treat warnings as errors')
+    .action(lazy(() => import('./commands/audit.js')));
+
+  const run = program
+    .command('run')
+    .description('Run the phases of a master plan through claude, restarting sessions before their context fills up.')
+    .argument('<plan>', 'path to the MASTER_PLAN.md')
+    .option('--dry-run', 'print the execution order, dependencies and gates, then exit')
+    .option('--phase <id>', 'start at this phase (its dependencies must be complete)')
+    .option('--only <id>', 'run just this one phase')
+    .option('--fresh', 'ignore earlier runs of this plan and start from the beginning')
+    .option('--config <file>', 'use this config file instead of discovering one');
+  addConfigFlags(run);
+  run.action(lazy(() => import('./commands/run.js')));
+
+  program
+    .command('config')
+    .description('Show the resolved configuration and where each value came from.')
+    .option('--json', 'print as JSON')
+    .option('--config <file>', 'use this config file instead of discovering one')
+    .action(lazy(() => import('./commands/config.js')));
+
+  program
+    .command('done')
+    .description('Signal that a phase is finished (run by the agent at the end of a phase, or by you in CI).')
+    .requiredOption('--phase <id>', 'the phase id, e.g. 6D')
+    .addOption(new Option('--status <status>', 'how it ended').choices(['completed', 'blocked', 'failed']).default('completed'))
+    .option('--reason <text>', 'why (required reading for blocked)')
+    .option('--report <json>', 'a JSON report to record with the signal')
+    .option('--plan <file>', 'the master plan (default: the last plan run in this project)')
+    .option('--verify', "re-run the phase's gates first and refuse if any fails")
+    .action(lazy(() => import('./commands/done.js')));
+
+  program
+    .command('progress')
+    .description('Record a progress entry for the current phase; a restart puts it in the checkpoint.')
+    .requiredOption('--phase <id>', 'the phase id')
+    .option('--message <text>', 'what was done or is being done')
+    .option('--step <text>', 'alias of --message')
+    .action(lazy(() => import('./commands/progress.js')));
+
+  program
+    .command('status')
+    .description('Show the current or last run: each phase with attempts, restarts, commits and timing.')
+    .option('--json', 'print as JSON')
+    .action(lazy(() => import('./commands/status.js')));
+
+  program
+    .command('history')
+    .description('List earlier runs in this project.')
+    .option('--limit <n>', 'how many runs', '10')
+    .option('--json', 'print as JSON')
+    .action(lazy(() => import('./commands/history.js')));
+
+  return program;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end through here with code 0.
+      if (error.exitCode === 0) {
+        process.exitCode = 0;
+        return;
+      }
+      process.stderr.write("Run 'debussy --help' for usage.\n");
+      process.exitCode = EXIT_CODES.usage.code;
+      return;
+    }
+    process.exitCode = printError(error);
+    if (!(error instanceof DebussyError)) return;
+  }
+}
+
+await main(process.argv);

@@ -1,0 +1,7 @@
+export * from './schema.js';
+export * from './duration.js';
+export * from './resolve-config.js';
+export * from './load-config-file.js';
+export { allowedText } from './validate.js';
+export { closestName } from './suggest.js';
+export { loadProjectConfig } from './load-project-config.js';

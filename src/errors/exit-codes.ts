@@ -1,0 +1,23 @@
+/**
+ * Every exit code debussy can return. This table is the single source: docs/exit-codes.md is
+ * checked against it by a test.
+ */
+export const EXIT_CODES = {
+  success: { code: 0, meaning: 'Every phase completed (or the command succeeded).' },
+  failed: { code: 1, meaning: 'A phase failed, a gate failed, or the audit found errors.' },
+  usage: { code: 2, meaning: 'Bad command-line usage, a bad flag value, or an invalid config file.' },
+  prerequisites: {
+    code: 3,
+    meaning: 'A prerequisite is missing: claude not found, not a git repository, uncommitted changes, a plan that fails the audit.',
+  },
+  circuitOpen: { code: 4, meaning: 'Recovery gave up: the circuit breaker is open or a phase is crash-looping.' },
+  blocked: { code: 5, meaning: 'The agent reported the phase blocked and needs a person.' },
+  locked: { code: 6, meaning: 'Another debussy run holds the lock on this project.' },
+  interrupted: { code: 130, meaning: 'Interrupted by Ctrl-C or SIGTERM; `debussy run` resumes.' },
+} as const;
+
+export type ExitCodeName = keyof typeof EXIT_CODES;
+
+export function exitCodeOf(name: ExitCodeName): number {
+  return EXIT_CODES[name].code;
+}

@@ -1,0 +1,2 @@
+export * from './debussy-error.js';
+export * from './exit-codes.js';

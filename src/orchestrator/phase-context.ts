@@ -1,0 +1,40 @@
+/** What every phase of a run shares: where it runs, its settings, and where it reports. */
+import type { DebussyConfig } from '../config/index.js';
+import type { Plan } from '../plan/types.js';
+import type { Reporter } from '../report/reporter.js';
+import type { RunRecorder } from './run-recorder.js';
+
+export interface PhaseContext {
+  root: string;
+  plan: Plan;
+  config: DebussyConfig;
+  runId: string;
+  runDir: string;
+  shimDir: string;
+  recorder: RunRecorder;
+  reporter: Required<Reporter>;
+  /** Whether debussy may commit (auto_commit on and inside a git repository). */
+  useGit: boolean;
+  /** First Ctrl-C / SIGTERM: stop gracefully. */
+  interrupt: AbortSignal;
+  /** Second Ctrl-C: end everything now. */
+  forceStop: AbortSignal;
+  env: NodeJS.ProcessEnv;
+}
+
+export type PhaseResult =
+  | { status: 'completed' }
+  | { status: 'failed'; reason: string; hint: string }
+  | { status: 'blocked'; reason: string }
+  | { status: 'interrupted' };
+
+/** Counters and checkpoint a phase starts with: zero for a new phase, carried over on resume. */
+export interface PhaseCarry {
+  restarts: number;
+  retries: number;
+  /** Sessions the phase already had (for numbering logs). */
+  sessions: number;
+  /** Set when resuming an interrupted phase: start from a checkpoint of its last state. */
+  resumeReason?: string;
+  baseSha?: string;
+}

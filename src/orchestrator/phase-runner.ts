@@ -1,0 +1,189 @@
+/**
+ * One phase, start to end: sessions, context restarts, continuation of a session that forgot to
+ * signal, retries, gate verification and remediation. The decisions come from next-step.ts; this
+ * file carries them out.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { buildRestartPrompt, captureCheckpoint, type Checkpoint } from '../checkpoint/index.js';
+import { runGates, type GateOutcome } from '../gates/index.js';
+import { headSha } from '../git/index.js';
+import type { Phase } from '../plan/types.js';
+import { buildPhasePrompt, buildReminderPrompt, buildRemediationPrompt } from '../prompt/index.js';
+import type { AttemptKind, PhaseState } from '../state/index.js';
+import { buildAgentEnv } from './agent-environment.js';
+import { decideNextStep, type NextStep } from './next-step.js';
+import { commitPhaseWork } from './phase-commits.js';
+import type { PhaseCarry, PhaseContext, PhaseResult } from './phase-context.js';
+import { runSession, type SessionReport } from './session-runner.js';
+
+interface Attempt {
+  id: string;
+  kind: AttemptKind;
+  prompt: string;
+  resumeSessionId: string | undefined;
+  continued: boolean;
+}
+
+function newAttemptId(): string {
+  return randomUUID().slice(0, 13);
+}
+
+function crossingText(report: SessionReport): string | undefined {
+  const hit = report.crossing;
+  if (!hit) return undefined;
+  if (hit.trigger === 'tool_calls') return `${hit.toolCalls} tool calls (tool_call_threshold ${hit.toolCallThreshold})`;
+  const window = hit.contextWindow ? ` of ${hit.contextWindow.toLocaleString('en-US')} tokens` : '';
+  return `context at ${hit.percent.toFixed(1)}%${window} (threshold ${hit.thresholdPercent}%)`;
+}
+
+function missingNotes(ctx: PhaseContext, phase: Phase, exists: (file: string) => boolean): string[] {
+  return (phase.file?.notesToWrite ?? [])
+    .filter((note) => !exists(path.resolve(ctx.root, note)))
+    .map((note) => `the notes file ${note} that the phase must write does not exist`);
+}
+
+export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarry, fileExists: (file: string) => boolean): Promise<PhaseResult> {
+  const { config, recorder } = ctx;
+  const baseSha = carry.baseSha ?? (ctx.useGit ? await headSha(ctx.root) : undefined);
+  recorder.record({ type: 'phase_started', phaseId: phase.id, title: phase.title, ...(baseSha === undefined ? {} : { baseSha }) });
+
+  const phasePrompt = buildPhasePrompt({ plan: ctx.plan, phase, projectRoot: ctx.root });
+  const oneShot = config.max_restarts === 0 || config.context_threshold >= 100;
+  let restarts = carry.restarts;
+  let retries = carry.retries;
+  let sessionIndex = carry.sessions;
+
+  const phaseState = async (): Promise<PhaseState> => {
+    const state = await recorder.state();
+    const found = state.phases[phase.id];
+    if (!found) throw new Error(`phase ${phase.id} missing from the run journal`);
+    return found;
+  };
+
+  const checkpointFrom = async (reason: string, lastActivity: string[]): Promise<Checkpoint> =>
+    captureCheckpoint({ root: ctx.root, phase: await phaseState(), phaseTitle: phase.title, baseSha, useGit: ctx.useGit, sessionNumber: sessionIndex + 1, reason, lastActivity });
+
+  const startAttempt = (kind: AttemptKind, prompt: string): Attempt => {
+    const attempt: Attempt = { id: newAttemptId(), kind, prompt, resumeSessionId: undefined, continued: false };
+    recorder.record({ type: 'attempt_started', phaseId: phase.id, attemptId: attempt.id, kind, restart: restarts, retry: retries });
+    return attempt;
+  };
+
+  let attempt: Attempt;
+  if (carry.resumeReason) {
+    const checkpoint = await checkpointFrom(carry.resumeReason, []);
+    attempt = startAttempt('resume', buildRestartPrompt(checkpoint, phasePrompt));
+  } else {
+    attempt = startAttempt('initial', phasePrompt);
+  }
+
+  const finish = async (result: PhaseResult): Promise<PhaseResult> => {
+    if (result.status === 'failed' && config.commit_on_failure) {
+      await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_failed', reason: result.reason });
+    }
+    const reason = result.status === 'failed' || result.status === 'blocked' ? result.reason : undefined;
+    recorder.record({ type: 'phase_ended', phaseId: phase.id, status: result.status === 'interrupted' ? 'in_progress' : result.status, ...(reason === undefined ? {} : { reason }) });
+    return result;
+  };
+
+  for (;;) {
+    sessionIndex += 1;
+    const env = buildAgentEnv({
+      base: ctx.env, shimDir: ctx.shimDir, projectRoot: ctx.root, runId: ctx.runId, planPath: ctx.plan.path,
+      phaseId: phase.id, attemptId: attempt.id, claudeMaxRetries: config.claude_max_retries, apiTimeoutMs: config.api_timeout,
+    });
+    const report = await runSession(
+      {
+        phaseId: phase.id, attemptId: attempt.id, sessionIndex, prompt: attempt.prompt,
+        ...(attempt.resumeSessionId === undefined ? {} : { resumeSessionId: attempt.resumeSessionId }),
+        model: config.model, claudeCommand: config.claude_command, claudeArgs: config.claude_args, cwd: ctx.root, env,
+        logDir: path.join(ctx.runDir, 'sessions'), thresholdPercent: config.context_threshold, toolCallThreshold: config.tool_call_threshold,
+        contextWindow: config.context_window, stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
+        sessionTimeoutMs: config.session_timeout, signal: ctx.interrupt, forceStop: ctx.forceStop,
+      },
+      recorder,
+      ctx.reporter,
+    );
+    const state = await phaseState();
+    const signal = [...state.signals].reverse().find((s) => s.attemptId === attempt.id);
+    const step: NextStep = decideNextStep({
+      phaseId: phase.id,
+      signal: signal ? { status: signal.status, ...(signal.reason === undefined ? {} : { reason: signal.reason }) } : undefined,
+      outcome: report.end.outcome,
+      stoppedBy: report.stoppedBy,
+      crossingText: crossingText(report),
+      restarts, maxRestarts: config.max_restarts, retries, maxRetries: config.max_retries,
+      alreadyContinued: attempt.continued,
+      sessionId: report.sessionId,
+      failureText: report.end.lastApiError ?? report.end.result?.text,
+    });
+
+    switch (step.kind) {
+      case 'interrupted':
+        await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
+        return finish({ status: 'interrupted' });
+      case 'blocked':
+        return finish({ status: 'blocked', reason: step.reason });
+      case 'fail':
+        return finish({ status: 'failed', reason: step.reason, hint: step.hint });
+      case 'continue':
+        recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${step.reason}: continuing the same session once with a reminder` });
+        attempt = { ...attempt, prompt: buildReminderPrompt(phase.id), resumeSessionId: report.sessionId, continued: true };
+        continue;
+      case 'restart': {
+        const hit = report.crossing;
+        await commitPhaseWork(ctx, {
+          phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', restart: restarts + 1, maxRestarts: config.max_restarts,
+          ...(hit ? { contextPercent: hit.percent, contextTokens: hit.usedTokens } : {}),
+          ...(hit?.contextWindow === undefined ? {} : { contextWindow: hit.contextWindow }),
+        });
+        restarts += 1;
+        const checkpoint = await checkpointFrom(step.reason, report.lastActivity);
+        const prompt = buildRestartPrompt(checkpoint, phasePrompt);
+        recorder.record({ type: 'restart', phaseId: phase.id, restart: restarts, maxRestarts: config.max_restarts, reason: step.reason, checkpointChars: prompt.length - phasePrompt.length });
+        attempt = startAttempt('restart', prompt);
+        continue;
+      }
+      case 'retry': {
+        await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: step.reason });
+        retries += 1;
+        recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${step.reason}: retry ${retries}/${config.max_retries} in a fresh session` });
+        const checkpoint = await checkpointFrom(step.reason, report.lastActivity);
+        attempt = startAttempt('retry', buildRestartPrompt(checkpoint, phasePrompt));
+        continue;
+      }
+      case 'verify': {
+        const outcomes = await verify(ctx, phase, attempt.id);
+        const problems = missingNotes(ctx, phase, fileExists);
+        const failed = outcomes.filter((o) => !o.passed);
+        if (failed.length === 0) {
+          for (const problem of problems) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: problem });
+          await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_completed' });
+          return finish({ status: 'completed' });
+        }
+        const names = failed.map((o) => o.name).join(', ');
+        if (retries >= config.max_retries) {
+          return finish({ status: 'failed', reason: `gate(s) ${names} still failing after ${retries} remediation session(s) (max_retries ${config.max_retries})`, hint: 'Run the gates yourself (`debussy done --phase ID --verify` shows them) and fix what remains.' });
+        }
+        retries += 1;
+        await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: `gates failed: ${names}` });
+        recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `verification failed (${names}): remediation ${retries}/${config.max_retries}` });
+        attempt = startAttempt('remediation', buildRemediationPrompt({ phaseId: phase.id, failedGates: failed, otherProblems: problems }, phasePrompt));
+        continue;
+      }
+    }
+  }
+}
+
+async function verify(ctx: PhaseContext, phase: Phase, attemptId: string): Promise<GateOutcome[]> {
+  const gates = phase.file?.gates ?? [];
+  const outcomes = await runGates(gates, ctx.root, ctx.config.gate_timeout, ctx.env);
+  for (const outcome of outcomes) {
+    ctx.recorder.record({
+      type: 'gate_result', phaseId: phase.id, attemptId, name: outcome.name, command: outcome.command, passed: outcome.passed,
+      exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputTail: outcome.outputTail,
+    });
+  }
+  return outcomes;
+}

@@ -1,0 +1,72 @@
+/**
+ * Checks made before anything starts: a plan that passes the audit, a claude that can be started,
+ * a git repository when debussy must commit, and no uncommitted changes of the user's that
+ * debussy's commits would sweep up. Each failure is one clear error; nothing has changed yet.
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+import type { DebussyConfig } from '../config/index.js';
+import { PlanError, PrerequisiteError } from '../errors/index.js';
+import { hasTrackedChanges, isGitRepo, workingTreeStatus } from '../git/index.js';
+import { auditPlan, formatFinding, type Plan } from '../plan/index.js';
+
+export function findExecutable(command: string, envPath: string | undefined): string | undefined {
+  const isExecutable = (file: string) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/')) return isExecutable(path.resolve(command)) ? path.resolve(command) : undefined;
+  for (const dir of (envPath ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const candidate = path.join(dir, command);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+export async function loadAuditedPlan(planPath: string, config: DebussyConfig, cwd: string): Promise<Plan> {
+  const report = await auditPlan(planPath, { gateCommands: config.gates });
+  const errors = report.findings.filter((f) => f.severity === 'error');
+  if (!report.plan || errors.length > 0) {
+    const first = errors[0] ? formatFinding(errors[0], cwd) : `${planPath}: no plan found`;
+    throw new PlanError('E_PLAN_INVALID', `the plan fails the audit with ${Math.max(errors.length, 1)} error(s); first: ${first}`, {
+      hint: `Run \`debussy audit ${path.relative(cwd, planPath) || planPath}\` for every finding, fix them, and run again.`,
+    });
+  }
+  return report.plan;
+}
+
+export interface PreflightResult {
+  claudePath: string;
+  useGit: boolean;
+}
+
+export async function checkPrerequisites(root: string, config: DebussyConfig, env: NodeJS.ProcessEnv): Promise<PreflightResult> {
+  const claudePath = findExecutable(config.claude_command, env.PATH);
+  if (!claudePath) {
+    throw new PrerequisiteError(
+      'E_CLAUDE_NOT_FOUND',
+      `the Claude Code command "${config.claude_command}" was not found${config.claude_command.includes('/') ? '' : ' on PATH'}`,
+      'Install it (npm install -g @anthropic-ai/claude-code), or set claude_command in .debussy/config.yaml to its path.',
+    );
+  }
+  const inRepo = await isGitRepo(root);
+  if (config.auto_commit && !inRepo) {
+    throw new PrerequisiteError('E_NOT_GIT_REPO', `auto-commit needs a git repository, and ${root} is not inside one`, 'Run `git init` and commit your files, or pass --no-auto-commit.');
+  }
+  if (inRepo && !config.allow_dirty && (await hasTrackedChanges(root))) {
+    const status = await workingTreeStatus(root);
+    const files = [...new Set([...status.staged, ...status.trackedChanges])];
+    const shown = files.slice(0, 3).join(', ') + (files.length > 3 ? `, and ${files.length - 3} more` : '');
+    throw new PrerequisiteError(
+      'E_DIRTY_TREE',
+      `tracked files have uncommitted changes (${shown}); debussy's commits would mix them with the agent's work`,
+      'Commit or stash them first, or pass --allow-dirty.',
+    );
+  }
+  return { claudePath, useGit: config.auto_commit && inRepo };
+}

@@ -1,0 +1,56 @@
+/**
+ * What a new run inherits: phases already complete (from earlier runs of the plan, `debussy done`
+ * marks, or the plan's own status column) and, when the last run was interrupted, the counters and
+ * checkpoint of the phase it was in. Pure.
+ */
+import type { Plan } from '../plan/types.js';
+import type { RunState } from '../state/index.js';
+import type { PhaseCarry } from './phase-context.js';
+
+export interface ResumeInput {
+  plan: Plan;
+  /** The last run of this plan, if any (and not --fresh). */
+  prior: RunState | undefined;
+  /** Whether the prior run's process is still alive (it then holds the lock; we never get here). */
+  priorInterrupted: boolean;
+  marks: Record<string, { status: string; ts: string }>;
+}
+
+export interface ResumePlan {
+  completed: Map<string, string>;
+  carry: Map<string, PhaseCarry>;
+  resumedFrom: string | undefined;
+}
+
+export function planResume(input: ResumeInput): ResumePlan {
+  const completed = new Map<string, string>();
+  const carry = new Map<string, PhaseCarry>();
+  for (const phase of input.plan.phases) {
+    if (phase.status === 'completed') completed.set(phase.id, 'the master plan marks it complete');
+  }
+  for (const [id, mark] of Object.entries(input.marks)) {
+    if (mark.status === 'completed') completed.set(id, `marked done with \`debussy done\` at ${mark.ts}`);
+  }
+  const prior = input.prior;
+  if (prior) {
+    for (const [id, state] of Object.entries(prior.phases)) {
+      if (state.status === 'completed') completed.set(id, `completed in run ${prior.runId}`);
+    }
+  }
+  let resumedFrom: string | undefined;
+  if (prior && input.priorInterrupted) {
+    resumedFrom = prior.runId;
+    for (const [id, state] of Object.entries(prior.phases)) {
+      if (completed.has(id) || state.attempts === 0) continue;
+      if (state.status !== 'in_progress' && state.status !== 'pending') continue;
+      carry.set(id, {
+        restarts: state.restarts,
+        retries: state.retries,
+        sessions: state.sessions.length,
+        resumeReason: `run ${prior.runId} was interrupted during this phase`,
+        ...(state.baseSha === undefined ? {} : { baseSha: state.baseSha }),
+      });
+    }
+  }
+  return { completed, carry, resumedFrom };
+}

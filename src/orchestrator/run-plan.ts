@@ -1,0 +1,158 @@
+/**
+ * A whole run: checks, the lock, the journal, the phases in dependency order, and the end. The
+ * entry point for `debussy run`; it returns an exit code and never exits the process itself.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { DebussyConfig } from '../config/index.js';
+import { EXIT_CODES, UsageError } from '../errors/index.js';
+import { executionOrder, type Phase, type Plan } from '../plan/index.js';
+import type { Reporter } from '../report/reporter.js';
+import {
+  acquireRunLock, journalPath, latestRun, newRunId, readPhaseMarks, recordPlanUsed, runDir, type AcquiredLock, type RunStatus,
+} from '../state/index.js';
+import { writeDebussyShim } from './agent-environment.js';
+import type { PhaseContext, PhaseResult } from './phase-context.js';
+import { runPhase } from './phase-runner.js';
+import { checkPrerequisites } from './preflight.js';
+import { reclaimDeadRun } from './reclaim-dead-run.js';
+import { planResume } from './resume-plan.js';
+import { RunRecorder } from './run-recorder.js';
+
+export interface RunPlanInput {
+  root: string;
+  plan: Plan;
+  config: DebussyConfig;
+  startAt?: string;
+  only?: string;
+  fresh?: boolean;
+  reporter: Required<Reporter>;
+  interrupt: AbortSignal;
+  forceStop: AbortSignal;
+  env: NodeJS.ProcessEnv;
+  /** How the user would run this again, for the "to resume" line. */
+  resumeCommand: string;
+}
+
+export interface RunPlanResult {
+  runId: string;
+  status: RunStatus;
+  exitCode: number;
+}
+
+function requirePhase(plan: Plan, id: string, flag: string): Phase {
+  const phase = plan.phases.find((p) => p.id === id);
+  if (!phase) throw new UsageError(`${flag} ${id}: no such phase in ${plan.name}`, `Valid phase ids: ${plan.phases.map((p) => p.id).join(', ')}`);
+  return phase;
+}
+
+export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
+  const { root, plan, config, reporter } = input;
+  if (input.only) requirePhase(plan, input.only, '--only');
+  if (input.startAt) requirePhase(plan, input.startAt, '--phase');
+  const prereq = await checkPrerequisites(root, config, input.env);
+
+  const runId = newRunId();
+  const lock: AcquiredLock = await acquireRunLock(root, { runId, planPath: plan.path });
+  try {
+    const previous = input.fresh ? undefined : await latestRun(root, plan.path);
+    let priorInterrupted = false;
+    if (previous?.state && (previous.state.status === 'running' || previous.state.status === 'interrupted')) {
+      priorInterrupted = true;
+      if (previous.state.status === 'running') {
+        const killed = await reclaimDeadRun(previous.state);
+        reporter.notice('warning', `run ${previous.runId} ended without finishing (debussy was killed)${killed > 0 ? `; ended ${killed} process(es) it left behind` : ''}`);
+      }
+    }
+    if (lock.reclaimed) reporter.notice('warning', `reclaimed a stale lock from run ${lock.reclaimed.runId} (pid ${lock.reclaimed.pid} is no longer running)`);
+    const marks = input.fresh ? {} : await readPhaseMarks(root, plan.path);
+    const resume = planResume({ plan, prior: previous?.state, priorInterrupted, marks });
+
+    const ordered = executionOrder(plan);
+    let selected = ordered;
+    if (input.only) selected = ordered.filter((p) => p.id === input.only);
+    else if (input.startAt) {
+      const start = requirePhase(plan, input.startAt, '--phase');
+      const missing = start.dependsOn.filter((dep) => !resume.completed.has(dep));
+      if (missing.length > 0) {
+        throw new UsageError(`--phase ${start.id}: its dependencies are not complete: ${missing.join(', ')}`, `Run them first (debussy run ${path.relative(process.cwd(), plan.path)}), or use --only ${start.id} to run it anyway.`);
+      }
+      selected = ordered.slice(ordered.indexOf(start));
+    }
+    const alreadyComplete = selected.filter((p) => resume.completed.has(p.id) && p.id !== input.only);
+    const toRun = selected.filter((p) => !alreadyComplete.includes(p));
+
+    const dir = runDir(root, runId);
+    const recorder = new RunRecorder(journalPath(root, runId), reporter);
+    recorder.record({
+      type: 'run_started', runId, planPath: plan.path, planName: plan.name, phaseIds: selected.map((p) => p.id),
+      options: { context_threshold: config.context_threshold, max_restarts: config.max_restarts, max_retries: config.max_retries, tool_call_threshold: config.tool_call_threshold, only: input.only, startAt: input.startAt },
+      ...(resume.resumedFrom === undefined ? {} : { resumedFrom: resume.resumedFrom }),
+    });
+    recordPlanUsed(root, plan.path);
+    reporter.runStarted({
+      runId, plan, phases: toRun, alreadyComplete: alreadyComplete.map((p) => ({ id: p.id, why: resume.completed.get(p.id) ?? '' })),
+      maxRestarts: config.max_restarts, contextThreshold: config.context_threshold, resumedFrom: resume.resumedFrom,
+    });
+    for (const phase of alreadyComplete) {
+      recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'completed', reason: resume.completed.get(phase.id) ?? 'already complete' });
+    }
+
+    const ctx: PhaseContext = {
+      root, plan, config, runId, runDir: dir, shimDir: writeDebussyShim(path.join(dir, 'bin')), recorder, reporter,
+      useGit: prereq.useGit, interrupt: input.interrupt, forceStop: input.forceStop, env: input.env,
+    };
+    const done = new Set(resume.completed.keys());
+    const problems: string[] = [];
+    let status: RunStatus = 'completed';
+    let exitCode: number = EXIT_CODES.success.code;
+    let reason: string | undefined;
+
+    for (const phase of toRun) {
+      if (input.interrupt.aborted) {
+        status = 'interrupted';
+        break;
+      }
+      const missing = input.only ? [] : phase.dependsOn.filter((dep) => !done.has(dep));
+      if (missing.length > 0) {
+        const why = `dependency ${missing.join(', ')} did not complete`;
+        recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'skipped', reason: why });
+        problems.push(`${phase.id} skipped (${why})`);
+        continue;
+      }
+      const result: PhaseResult = await runPhase(ctx, phase, resume.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 }, existsSync);
+      if (result.status === 'completed') {
+        done.add(phase.id);
+        continue;
+      }
+      if (result.status === 'interrupted') {
+        status = 'interrupted';
+        break;
+      }
+      if (result.status === 'blocked') {
+        status = 'blocked';
+        reason = `phase ${phase.id} is blocked: ${result.reason}`;
+        break;
+      }
+      problems.push(`${phase.id} failed (${result.reason})`);
+      reporter.notice('error', `phase ${phase.id} failed: ${result.reason}. ${result.hint}`);
+    }
+
+    if (status === 'interrupted') {
+      exitCode = EXIT_CODES.interrupted.code;
+      reason = 'interrupted by the user';
+    } else if (status === 'blocked') {
+      exitCode = EXIT_CODES.blocked.code;
+    } else if (problems.length > 0) {
+      status = 'failed';
+      exitCode = EXIT_CODES.failed.code;
+      reason = `not complete: ${problems.join('; ')}`;
+    }
+    recorder.record({ type: 'run_ended', status, exitCode, ...(reason === undefined ? {} : { reason }) });
+    const final = await recorder.state();
+    reporter.runFinished(final, status === 'completed' ? undefined : input.resumeCommand);
+    return { runId, status, exitCode };
+  } finally {
+    await lock.release();
+  }
+}

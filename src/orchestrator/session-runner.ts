@@ -1,0 +1,197 @@
+/**
+ * Runs one agent session: starts claude, feeds its events to a fresh context monitor and the
+ * reporters, and stops it gracefully when the monitor fires (unless in one-shot mode). It reports
+ * what happened; the phase runner decides what comes next.
+ */
+import path from 'node:path';
+import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type SessionEnd } from '../agent/index.js';
+import { ContextMonitor, type ContextCrossing, type ContextSnapshot } from '../context/index.js';
+import type { Reporter } from '../report/reporter.js';
+import type { RunRecorder } from './run-recorder.js';
+
+export interface SessionRequest {
+  phaseId: string;
+  attemptId: string;
+  sessionIndex: number;
+  prompt: string;
+  /** Continue this claude session (`--resume`) instead of starting a new one. */
+  resumeSessionId?: string;
+  model: string | undefined;
+  claudeCommand: string;
+  claudeArgs: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  logDir: string;
+  thresholdPercent: number;
+  toolCallThreshold: number;
+  contextWindow: number | undefined;
+  /** False in one-shot mode: a crossing is reported, the session runs on. */
+  stopOnCrossing: boolean;
+  stopGraceMs: number;
+  sessionTimeoutMs: number | undefined;
+  /** Aborted when the user interrupts the run: stop gracefully. */
+  signal: AbortSignal;
+  /** Aborted on a second interrupt: kill now. */
+  forceStop: AbortSignal;
+}
+
+export interface SessionReport {
+  end: SessionEnd;
+  crossing: ContextCrossing | undefined;
+  /** Why debussy stopped it, if it did. */
+  stoppedBy: 'context' | 'timeout' | 'interrupt' | undefined;
+  snapshot: ContextSnapshot;
+  sessionId: string | undefined;
+  model: string | undefined;
+  /** The last few condensed steps, for the checkpoint. */
+  lastActivity: string[];
+}
+
+const ACTIVITY_LINES = 8;
+
+function describe(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'tool_start':
+      return event.summary;
+    case 'assistant_text': {
+      const text = event.text.trim().replace(/\s+/g, ' ');
+      return text === '' ? undefined : `said: ${text.length > 160 ? `${text.slice(0, 157)}...` : text}`;
+    }
+    case 'tool_result':
+      return event.isError ? `tool error: ${event.text.trim().split('\n')[0]?.slice(0, 160) ?? ''}` : undefined;
+    case 'api_error':
+      return `API error (${event.errorType}): ${event.text.slice(0, 160)}`;
+    default:
+      return undefined;
+  }
+}
+
+export async function runSession(request: SessionRequest, recorder: RunRecorder, reporter: Required<Reporter>): Promise<SessionReport> {
+  let crossing: ContextCrossing | undefined;
+  let stoppedBy: SessionReport['stoppedBy'];
+  let session: AgentSession | undefined;
+  let sessionId: string | undefined;
+  let model = request.model;
+  const lastActivity: string[] = [];
+
+  const stop = (by: NonNullable<SessionReport['stoppedBy']>, reason: string) => {
+    if (!session || stoppedBy) return;
+    stoppedBy = by;
+    recorder.record({ type: 'stop_requested', phaseId: request.phaseId, sessionIndex: request.sessionIndex, reason });
+    session.requestStop(reason);
+  };
+
+  const monitor = new ContextMonitor({
+    thresholdPercent: request.thresholdPercent,
+    toolCallThreshold: request.toolCallThreshold,
+    ...(request.contextWindow === undefined ? {} : { contextWindowOverride: request.contextWindow }),
+    onLimit: (hit) => {
+      crossing = hit;
+      recorder.record({
+        type: 'context_crossed',
+        phaseId: request.phaseId,
+        sessionIndex: request.sessionIndex,
+        trigger: hit.trigger,
+        usedTokens: hit.usedTokens,
+        contextWindow: hit.contextWindow ?? 0,
+        percent: hit.percent,
+        threshold: hit.trigger === 'context' ? hit.thresholdPercent : hit.toolCallThreshold,
+        toolCalls: hit.toolCalls,
+        stopping: request.stopOnCrossing,
+      });
+      if (request.stopOnCrossing) {
+        const figure = hit.trigger === 'context' ? `context at ${hit.percent.toFixed(1)}% (threshold ${hit.thresholdPercent}%)` : `${hit.toolCalls} tool calls (threshold ${hit.toolCallThreshold})`;
+        stop('context', figure);
+      }
+    },
+  });
+
+  const base = `${request.phaseId}-${String(request.sessionIndex).padStart(2, '0')}`.replace(/[^\w.-]/g, '_');
+  session = startAgentSession({
+    command: request.claudeCommand,
+    args: buildClaudeArgs({ ...(request.model === undefined ? {} : { model: request.model }), extraArgs: request.claudeArgs, ...(request.resumeSessionId === undefined ? {} : { resumeSessionId: request.resumeSessionId }) }),
+    cwd: request.cwd,
+    env: request.env,
+    prompt: request.prompt,
+    rawLogPath: path.join(request.logDir, `${base}.stream.ndjson`),
+    readableLogPath: path.join(request.logDir, `${base}.log`),
+    stopGraceMs: request.stopGraceMs,
+  });
+
+  recorder.record({
+    type: 'session_started',
+    phaseId: request.phaseId,
+    attemptId: request.attemptId,
+    sessionIndex: request.sessionIndex,
+    agentPid: session.pid,
+    ...(session.startTime === undefined ? {} : { agentStartTime: session.startTime }),
+    ...(request.model === undefined ? {} : { model: request.model }),
+    promptChars: request.prompt.length,
+    logPath: path.join(request.logDir, `${base}.log`),
+  });
+
+  const onAbort = () => stop('interrupt', 'interrupted by the user');
+  const onForce = () => {
+    stoppedBy ??= 'interrupt';
+    void session?.kill('interrupted twice: ending the session now');
+  };
+  request.signal.addEventListener('abort', onAbort, { once: true });
+  request.forceStop.addEventListener('abort', onForce, { once: true });
+  if (request.signal.aborted) onAbort();
+  if (request.forceStop.aborted) onForce();
+  let timeoutTimer: NodeJS.Timeout | undefined;
+  let killTimer: NodeJS.Timeout | undefined;
+  if (request.sessionTimeoutMs !== undefined) {
+    timeoutTimer = setTimeout(() => {
+      stop('timeout', `session timeout (${Math.round((request.sessionTimeoutMs ?? 0) / 1000)} s) reached`);
+      // A hung tool must not hold the stop forever.
+      killTimer = setTimeout(() => void session?.kill('session timeout: the session did not stop in time'), request.stopGraceMs * 3);
+    }, request.sessionTimeoutMs);
+  }
+
+  try {
+    for await (const event of session.events()) {
+      monitor.observe(event);
+      if (event.type === 'init') {
+        sessionId = event.sessionId;
+        model = event.model;
+      }
+      const line = describe(event);
+      if (line) {
+        lastActivity.push(line);
+        if (lastActivity.length > ACTIVITY_LINES) lastActivity.shift();
+      }
+      reporter.agent(request.phaseId, event, monitor.snapshot());
+    }
+  } finally {
+    request.signal.removeEventListener('abort', onAbort);
+    request.forceStop.removeEventListener('abort', onForce);
+    if (timeoutTimer) clearTimeout(timeoutTimer);
+  }
+  const end = await session.ended;
+  if (killTimer) clearTimeout(killTimer);
+  const snapshot = monitor.snapshot();
+  sessionId = end.result?.sessionId ?? sessionId;
+
+  recorder.record({
+    type: 'session_ended',
+    phaseId: request.phaseId,
+    attemptId: request.attemptId,
+    sessionIndex: request.sessionIndex,
+    outcome: end.outcome,
+    exitCode: end.exitCode,
+    signal: end.signal,
+    ...(sessionId === undefined ? {} : { sessionId }),
+    peakContextTokens: snapshot.peakTokens,
+    peakContextPercent: snapshot.peakPercent,
+    contextWindow: snapshot.contextWindow ?? 0,
+    toolCalls: snapshot.toolCalls,
+    costUsd: end.result?.costUsd ?? 0,
+    inputTokens: end.result?.inputTokens ?? 0,
+    outputTokens: end.result?.outputTokens ?? 0,
+    durationMs: end.durationMs,
+    ...(end.lastApiError === undefined ? {} : { message: end.lastApiError }),
+  });
+
+  return { end, crossing, stoppedBy, snapshot, sessionId, model, lastActivity };
+}

@@ -1,0 +1,2 @@
+export * from './phase-prompt.js';
+export * from './remediation-prompt.js';

@@ -1,0 +1,213 @@
+/**
+ * The run journal's event vocabulary. One NDJSON line per event, appended and fsync'd; the state of
+ * a run is the fold of its events (see fold.ts). Fields are optional on the wire: readers narrow
+ * with `isJournalEvent` and tolerate what they do not know.
+ */
+import type { PhaseStatus } from '../plan/types.js';
+
+export const JOURNAL_VERSION = 1;
+
+export type RunStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'blocked' | 'aborted';
+export type SignalStatus = 'completed' | 'blocked' | 'failed';
+export type AttemptKind = 'initial' | 'restart' | 'retry' | 'remediation' | 'resume' | 'continue';
+
+interface Base {
+  v: number;
+  /** ISO time the event was written. */
+  ts: string;
+  /** Process that wrote it. */
+  pid: number;
+}
+
+export interface RunStartedEvent extends Base {
+  type: 'run_started';
+  runId: string;
+  planPath: string;
+  planName: string;
+  phaseIds: string[];
+  /** Resolved options that matter for a resume (thresholds, limits). */
+  options: Record<string, unknown>;
+  /** Set when this run continues an interrupted one. */
+  resumedFrom?: string;
+}
+
+export interface RunEndedEvent extends Base {
+  type: 'run_ended';
+  status: RunStatus;
+  exitCode: number;
+  reason?: string;
+}
+
+export interface PhaseStartedEvent extends Base {
+  type: 'phase_started';
+  phaseId: string;
+  title: string;
+}
+
+export interface PhaseEndedEvent extends Base {
+  type: 'phase_ended';
+  phaseId: string;
+  status: PhaseStatus;
+  reason?: string;
+}
+
+export interface AttemptStartedEvent extends Base {
+  type: 'attempt_started';
+  phaseId: string;
+  /** Unique id; given to the agent so its completion signal is tied to this attempt. */
+  attemptId: string;
+  kind: AttemptKind;
+  /** 0-based restart count within the phase at this attempt. */
+  restart: number;
+  /** 0-based retry count within the phase at this attempt. */
+  retry: number;
+}
+
+export interface SessionStartedEvent extends Base {
+  type: 'session_started';
+  phaseId: string;
+  attemptId: string;
+  sessionIndex: number;
+  agentPid: number;
+  /** Process start time (clock ticks since boot) so a recycled PID is never taken for ours. */
+  agentStartTime?: number;
+  model?: string;
+  promptChars: number;
+  logPath?: string;
+}
+
+export interface SessionEndedEvent extends Base {
+  type: 'session_ended';
+  phaseId: string;
+  attemptId: string;
+  sessionIndex: number;
+  /** How the session ended, e.g. `completed`, `stopped`, `api_error`, `crashed`. */
+  outcome: string;
+  exitCode: number | null;
+  signal: string | null;
+  sessionId?: string;
+  peakContextTokens: number;
+  peakContextPercent: number;
+  contextWindow: number;
+  toolCalls: number;
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+  durationMs: number;
+  errorClass?: string;
+  message?: string;
+}
+
+export interface ContextCrossedEvent extends Base {
+  type: 'context_crossed';
+  phaseId: string;
+  sessionIndex: number;
+  trigger: 'context' | 'tool_calls';
+  usedTokens: number;
+  contextWindow: number;
+  percent: number;
+  threshold: number;
+  toolCalls: number;
+  /** False in one-shot mode: the crossing is reported, the session runs on. */
+  stopping: boolean;
+}
+
+export interface StopRequestedEvent extends Base {
+  type: 'stop_requested';
+  phaseId: string;
+  sessionIndex: number;
+  reason: string;
+}
+
+export interface CommitEvent extends Base {
+  type: 'commit';
+  phaseId: string;
+  sha: string;
+  message: string;
+  files: number;
+  purpose: 'checkpoint' | 'phase_completed' | 'phase_failed' | 'interrupted';
+}
+
+export interface CommitFailedEvent extends Base {
+  type: 'commit_failed';
+  phaseId: string;
+  message: string;
+}
+
+export interface RestartEvent extends Base {
+  type: 'restart';
+  phaseId: string;
+  /** 1-based number of this restart. */
+  restart: number;
+  maxRestarts: number;
+  reason: string;
+  checkpointChars: number;
+}
+
+export interface SignalEvent extends Base {
+  type: 'signal';
+  phaseId: string;
+  status: SignalStatus;
+  /** The attempt the agent was running, from DEBUSSY_ATTEMPT_ID; absent for manual signals. */
+  attemptId?: string;
+  reason?: string;
+  report?: unknown;
+}
+
+export interface ProgressEvent extends Base {
+  type: 'progress';
+  phaseId: string;
+  message: string;
+  attemptId?: string;
+}
+
+export interface GateResultEvent extends Base {
+  type: 'gate_result';
+  phaseId: string;
+  attemptId?: string;
+  name: string;
+  command: string;
+  passed: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  outputTail: string;
+}
+
+export interface NoticeEvent extends Base {
+  type: 'notice';
+  level: 'info' | 'warning' | 'error';
+  message: string;
+  phaseId?: string;
+}
+
+export type JournalEvent =
+  | RunStartedEvent
+  | RunEndedEvent
+  | PhaseStartedEvent
+  | PhaseEndedEvent
+  | AttemptStartedEvent
+  | SessionStartedEvent
+  | SessionEndedEvent
+  | ContextCrossedEvent
+  | StopRequestedEvent
+  | CommitEvent
+  | CommitFailedEvent
+  | RestartEvent
+  | SignalEvent
+  | ProgressEvent
+  | GateResultEvent
+  | NoticeEvent;
+
+export type JournalEventType = JournalEvent['type'];
+
+/** An event as passed to `append`: the journal fills in v, ts and pid. */
+export type NewJournalEvent = JournalEvent extends infer E ? (E extends JournalEvent ? Omit<E, 'v' | 'ts' | 'pid'> : never) : never;
+
+export function isJournalEvent(value: unknown): value is JournalEvent {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { type?: unknown }).type === 'string' &&
+    typeof (value as { ts?: unknown }).ts === 'string'
+  );
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { decideNextStep, type NextStepInput } from '../../src/orchestrator/next-step.js';
+
+const base: NextStepInput = {
+  phaseId: '2', signal: undefined, outcome: 'completed', stoppedBy: undefined, crossingText: undefined,
+  restarts: 0, maxRestarts: 3, retries: 0, maxRetries: 2, alreadyContinued: false, sessionId: 's1', failureText: undefined,
+};
+
+describe('decideNextStep', () => {
+  it.each<[string, Partial<NextStepInput>, string]>([
+    ['completed signal is verified', { signal: { status: 'completed' } }, 'verify'],
+    ['completed signal wins over a context stop', { signal: { status: 'completed' }, stoppedBy: 'context', outcome: 'stopped' }, 'verify'],
+    ['blocked signal blocks', { signal: { status: 'blocked', reason: 'need a key' } }, 'blocked'],
+    ['failed signal retries', { signal: { status: 'failed' } }, 'retry'],
+    ['failed signal without retries fails', { signal: { status: 'failed' }, retries: 2 }, 'fail'],
+    ['a context stop restarts', { stoppedBy: 'context', outcome: 'stopped', crossingText: 'context at 81%' }, 'restart'],
+    ['a context stop at the restart limit fails', { stoppedBy: 'context', outcome: 'stopped', restarts: 3 }, 'fail'],
+    ['interrupt wins over everything but is not a failure', { stoppedBy: 'interrupt', outcome: 'stopped' }, 'interrupted'],
+    ['no signal: continue the same session once', { outcome: 'completed' }, 'continue'],
+    ['no signal twice: retry fresh', { outcome: 'completed', alreadyContinued: true }, 'retry'],
+    ['no signal and no session id: retry', { outcome: 'completed', sessionId: undefined }, 'retry'],
+    ['a crash retries', { outcome: 'crashed' }, 'retry'],
+    ['a crash with no retries left fails', { outcome: 'crashed', retries: 2 }, 'fail'],
+    ['a timeout retries', { stoppedBy: 'timeout', outcome: 'stopped' }, 'retry'],
+  ])('%s', (_name, change, kind) => {
+    expect(decideNextStep({ ...base, ...change }).kind).toBe(kind);
+  });
+
+  it('says which limit was hit and what to do when restarts run out', () => {
+    const step = decideNextStep({ ...base, stoppedBy: 'context', outcome: 'stopped', restarts: 3, crossingText: 'context at 85.0% (threshold 80%)' });
+    expect(step).toEqual({
+      kind: 'fail',
+      reason: 'phase 2 reached context at 85.0% (threshold 80%) again after 3 restart(s) (max_restarts 3)',
+      hint: 'Split the phase into smaller phases, or raise --max-restarts or --context-threshold.',
+    });
+  });
+});
