@@ -33,7 +33,7 @@ export function configOverridesFrom(options: Record<string, unknown>): ConfigOve
     if (!('flag' in def)) continue;
     const value = options[optionName(def.flag)];
     if (value === undefined) continue;
-    overrides[key as ConfigKey] = value;
+    overrides[key] = value;
   }
   return overrides;
 }

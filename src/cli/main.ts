@@ -3,18 +3,19 @@
  * into exit codes and calls process.exit.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { DebussyError, EXIT_CODES } from '../errors/index.js';
+import { EXIT_CODES } from '../errors/index.js';
 import { addConfigFlags } from './config-flags.js';
 import { printError } from './print-error.js';
 import { readPackageVersion } from './package-version.js';
 
-type Action = (...args: unknown[]) => Promise<number>;
+// Each command module's default export takes commander's arguments and returns the exit code.
+type Action = (...args: never[]) => Promise<number>;
 
 /** Wraps a lazily imported command so its module loads only when that command runs. */
 function lazy(load: () => Promise<{ default: Action }>): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
     const module = await load();
-    process.exitCode = await module.default(...args);
+    process.exitCode = await (module.default as (...a: unknown[]) => Promise<number>)(...args);
   };
 }
 
@@ -104,7 +105,6 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     process.exitCode = printError(error);
-    if (!(error instanceof DebussyError)) return;
   }
 }
 

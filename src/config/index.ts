@@ -5,3 +5,4 @@ export * from './load-config-file.js';
 export { allowedText } from './validate.js';
 export { closestName } from './suggest.js';
 export { loadProjectConfig } from './load-project-config.js';
+export * from './render-reference.js';

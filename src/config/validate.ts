@@ -57,7 +57,7 @@ export function checkValue(def: KeyDefinition, raw: unknown): Checked {
     }
     case 'string[]': {
       if (!Array.isArray(raw) || !raw.every((item) => typeof item === 'string')) return bad();
-      return { ok: true, value: [...(raw as string[])] };
+      return { ok: true, value: [...(raw)] };
     }
     case 'record': {
       if (typeof raw !== 'object' || Array.isArray(raw)) return bad();

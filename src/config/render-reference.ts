@@ -1,0 +1,36 @@
+/**
+ * Renders the schema for people: the reference table of docs/configuration.md and the commented
+ * config file `debussy init` writes. Both come from CONFIG_SCHEMA, so neither can drift from it.
+ */
+import { formatDuration } from './duration.js';
+import { CONFIG_KEYS, CONFIG_SCHEMA, type ConfigKey, type KeyDefinition } from './schema.js';
+
+export function displayDefault(def: KeyDefinition): string {
+  if (def.default === undefined) return '(unset)';
+  if (def.kind === 'duration' && typeof def.default === 'number') return formatDuration(def.default);
+  return JSON.stringify(def.default);
+}
+
+export function renderReferenceTable(): string {
+  const rows = CONFIG_KEYS.map((key: ConfigKey) => {
+    const def: KeyDefinition = CONFIG_SCHEMA[key];
+    return `| \`${key}\` | \`${displayDefault(def)}\` | ${def.flag ? `\`${def.flag}\`` : '-'} | ${def.description.replace(/\|/g, '\\|')} |`;
+  });
+  return ['| key | default | flag | meaning |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+export function renderConfigFile(): string {
+  const lines = ['# debussy configuration. Every key is shown with its default; uncomment to change.', '# Reference: docs/configuration.md. Command-line flags override these values.', ''];
+  let group = '';
+  for (const key of CONFIG_KEYS) {
+    const def: KeyDefinition = CONFIG_SCHEMA[key];
+    if (def.group !== group) {
+      group = def.group;
+      lines.push(`# --- ${group} ---`);
+    }
+    lines.push(`# ${def.description}${def.flag ? ` (flag: ${def.flag})` : ''}`);
+    const value = def.default === undefined ? '' : def.kind === 'duration' && typeof def.default === 'number' ? formatDuration(def.default) : JSON.stringify(def.default);
+    lines.push(`# ${key}: ${value}`.trimEnd(), '');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,39 @@
+import { emptyTreeSha, headSha } from './repo.js';
+import { gitStdout, splitNul } from './run-git.js';
+import { scopePathspecs } from './run-data.js';
+
+/** Flags that keep diff output about paths and counts only, whatever the user's diff config says. */
+export const PLAIN_DIFF_FLAGS = ['--no-renames', '--no-ext-diff', '--no-textconv', '--relative'] as const;
+
+/**
+ * Every file under `root` whose content now differs from `baseSha`: changed by commits made
+ * since, changed and not committed (staged or not), deleted, or new and not ignored. With no base
+ * (a repository that had no commit when the phase started) every non-ignored file counts.
+ * Paths are relative to root, sorted, without debussy's run data.
+ */
+export async function changedFilesSince(root: string, baseSha: string | undefined): Promise<string[]> {
+  const base = baseSha ?? (await emptyTreeSha(root));
+  const [tracked, untracked] = await Promise.all([
+    gitStdout(root, ['diff', '--name-only', '-z', ...PLAIN_DIFF_FLAGS, base, '--', ...scopePathspecs()]),
+    untrackedFiles(root),
+  ]);
+  return [...new Set([...splitNul(tracked), ...untracked])].sort();
+}
+
+/** New files git does not track and does not ignore, relative to root. */
+export async function untrackedFiles(root: string): Promise<string[]> {
+  return splitNul(await gitStdout(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', ...scopePathspecs()]));
+}
+
+/** Commits reachable from HEAD but not from `baseSha`, oldest first. Empty on an unborn branch. */
+export async function commitsSince(root: string, baseSha: string): Promise<{ sha: string; subject: string }[]> {
+  if ((await headSha(root)) === undefined) return [];
+  const output = await gitStdout(root, ['log', '--reverse', '--format=%H%x09%s', `${baseSha}..HEAD`, '--']);
+  return output
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const tab = line.indexOf('\t');
+      return tab === -1 ? { sha: line, subject: '' } : { sha: line.slice(0, tab), subject: line.slice(tab + 1) };
+    });
+}

@@ -1,0 +1,53 @@
+import { resolve } from 'node:path';
+import { GitError } from '../errors/index.js';
+import { firstLines, gitStdout, runGit } from './run-git.js';
+
+/** True when `cwd` lies inside a git working tree (false for a bare repo, a .git dir, a missing dir). */
+export async function isGitRepo(cwd: string): Promise<boolean> {
+  try {
+    const output = await runGit(cwd, ['rev-parse', '--is-inside-work-tree']);
+    return output.exitCode === 0 && output.stdout.trim() === 'true';
+  } catch {
+    return false;
+  }
+}
+
+/** The top-level directory of the working tree containing `cwd`, or undefined outside one. */
+export async function gitTopLevel(cwd: string): Promise<string | undefined> {
+  try {
+    const output = await runGit(cwd, ['rev-parse', '--show-toplevel']);
+    const top = output.stdout.trim();
+    return output.exitCode === 0 && top !== '' ? top : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The commit HEAD points at, or undefined in a repository that has no commit yet. */
+export async function headSha(root: string): Promise<string | undefined> {
+  const output = await runGit(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  if (output.exitCode === 0) return output.stdout.trim();
+  // Exit 1 with --quiet means "no such revision": an unborn branch. Anything else (128: not a
+  // repository) is a real error.
+  if (output.exitCode === 1) return undefined;
+  throw new GitError(`cannot read HEAD in ${root}: ${firstLines(output.stderr, 2) || `exit code ${output.exitCode}`}`);
+}
+
+/**
+ * The id of the empty tree in this repository's object format (SHA-1 and SHA-256 differ), used as
+ * the base when there is no commit to compare with.
+ */
+export async function emptyTreeSha(root: string): Promise<string> {
+  // runGit closes stdin, so --stdin hashes zero bytes.
+  return (await gitStdout(root, ['hash-object', '-t', 'tree', '--stdin'])).trim();
+}
+
+/** Absolute path of a file inside the git dir (`index`, `hooks/pre-commit`), honouring core.hooksPath and worktrees. */
+export async function gitPath(root: string, name: string): Promise<string> {
+  return resolve(root, (await gitStdout(root, ['rev-parse', '--git-path', name])).trim());
+}
+
+/** The path of `root` relative to the top level, with a trailing slash ('' at the top level). */
+export async function pathPrefix(root: string): Promise<string> {
+  return (await gitStdout(root, ['rev-parse', '--show-prefix'])).trim();
+}

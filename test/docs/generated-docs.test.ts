@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_KEYS, CONFIG_SCHEMA, displayDefault } from '../../src/config/index.js';
+import { EXIT_CODES } from '../../src/errors/index.js';
+import { GENERATED, replaceGenerated } from '../../scripts/update-docs.js';
+
+describe('generated docs', () => {
+  it.each(GENERATED)('$file is current (run `npm run docs` if this fails)', ({ file, marker, render }) => {
+    const text = readFileSync(file, 'utf8');
+    expect(replaceGenerated(text, marker, render())).toBe(text);
+  });
+
+  it('the configuration reference lists every key with its default and flag', () => {
+    const text = readFileSync('docs/configuration.md', 'utf8');
+    for (const key of CONFIG_KEYS) {
+      const def = CONFIG_SCHEMA[key];
+      const row = text.split('\n').find((line) => line.startsWith(`| \`${key}\` |`));
+      expect(row, key).toBeDefined();
+      expect(row).toContain(`\`${displayDefault(def)}\``);
+      if ('flag' in def) expect(row).toContain(def.flag);
+    }
+  });
+
+  it('the exit-code page lists every exit code', () => {
+    const text = readFileSync('docs/exit-codes.md', 'utf8');
+    for (const [name, { code }] of Object.entries(EXIT_CODES)) expect(text).toContain(`| ${code} | \`${name}\` |`);
+  });
+});

@@ -1,0 +1,61 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { commitAll } from '../../src/git/index.js';
+import { git, makeRepo, writeFiles, type Fixture } from './git-fixture.js';
+
+// This file changes process.env for its own worker only (vitest runs each file in its own process).
+const IDENTITY_VARIABLES = ['HOME', 'XDG_CONFIG_HOME', 'GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM'];
+const IDENTITY_OVERRIDES = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'EMAIL'];
+
+let saved: Record<string, string | undefined> = {};
+let emptyHome = '';
+let fixture: Fixture | undefined;
+
+beforeEach(async () => {
+  saved = Object.fromEntries([...IDENTITY_VARIABLES, ...IDENTITY_OVERRIDES].map((name) => [name, process.env[name]]));
+  emptyHome = await mkdtemp(join(tmpdir(), 'debussy-home-'));
+  process.env.HOME = emptyHome;
+  process.env.XDG_CONFIG_HOME = join(emptyHome, '.config');
+  process.env.GIT_CONFIG_NOSYSTEM = '1';
+  for (const name of ['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', ...IDENTITY_OVERRIDES]) delete process.env[name];
+});
+
+afterEach(async () => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  await fixture?.cleanup();
+  fixture = undefined;
+  await rm(emptyHome, { recursive: true, force: true });
+});
+
+describe('commitAll identity', () => {
+  it('commits as debussy when no user.name or user.email is configured anywhere', async () => {
+    fixture = await makeRepo({ commit: false, identity: false });
+    const { root } = fixture;
+    await expect(git(root, 'config', '--get', 'user.name')).rejects.toThrow();
+    await writeFiles(root, { 'work.txt': 'w\n' });
+
+    const result = await commitAll(root, 'first');
+
+    expect(result.committed).toBe(true);
+    expect((await git(root, 'log', '-1', '--format=%an <%ae>|%cn <%ce>')).trim()).toBe('debussy <debussy@localhost>|debussy <debussy@localhost>');
+    // The fallback is per commit, never written into the user's config.
+    await expect(git(root, 'config', '--get', 'user.name')).rejects.toThrow();
+  });
+
+  it('keeps a configured identity', async () => {
+    fixture = await makeRepo({ commit: false, identity: false });
+    const { root } = fixture;
+    await git(root, 'config', 'user.name', 'Ada');
+    await git(root, 'config', 'user.email', 'ada@example.invalid');
+    await writeFiles(root, { 'work.txt': 'w\n' });
+
+    await commitAll(root, 'first');
+
+    expect((await git(root, 'log', '-1', '--format=%an <%ae>')).trim()).toBe('Ada <ada@example.invalid>');
+  });
+});
