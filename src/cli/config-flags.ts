@@ -4,7 +4,7 @@
  * validation as the config file.
  */
 import type { Command } from 'commander';
-import { CONFIG_KEYS, CONFIG_SCHEMA, type ConfigKey, type ConfigOverrides } from '../config/index.js';
+import { CONFIG_KEYS, CONFIG_SCHEMA, type ConfigOverrides } from '../config/index.js';
 
 function optionName(flag: string): string {
   // commander's attribute name: --no-auto-commit -> autoCommit, --context-threshold -> contextThreshold
