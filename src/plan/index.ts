@@ -1,0 +1,7 @@
+export * from './types.js';
+export { parsePlan, type PlanOptions, type ParsedPlan } from './parse.js';
+export { auditPlan } from './audit.js';
+export { executionOrder, findCycles } from './graph.js';
+export { normaliseStatus, statusLabel } from './status.js';
+export { formatFinding } from './format.js';
+export { updatePhaseStatusCell } from './status-cell.js';

@@ -1,0 +1,108 @@
+import { replaceLinks, stripInlineMarkup, type MarkdownLink } from './markdown.js';
+
+const ID_SHAPE = /^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*$/;
+
+/**
+ * Phase ids are short tokens: `1`, `3.1`, `6D`, `2b`, `A`. A token must hold a digit or be one or
+ * two capital letters, so ordinary words ("is", "Setup") are never taken for ids.
+ */
+export function isPhaseIdToken(token: string): boolean {
+  return token.length <= 12 && ID_SHAPE.test(token) && (/\d/.test(token) || /^[A-Z]{1,2}$/.test(token));
+}
+
+/** The id at the start of a Phase cell or link text: `**3.1**`, `Phase 6D`, `2b: Setup`. */
+export function leadingPhaseId(text: string): { id: string; rest: string } | undefined {
+  const cleaned = stripInlineMarkup(text);
+  const match = /^(?:phase\s*)?([A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*)(.*)$/i.exec(cleaned);
+  const id = match?.[1];
+  if (id !== undefined && isPhaseIdToken(id)) {
+    return { id, rest: (match?.[2] ?? '').replace(/^\s*[:.\-–—)]?\s*/, '').trim() };
+  }
+  return undefined;
+}
+
+export interface DependencyList {
+  ids: string[];
+  /** Parts of the text that named no phase, for a warning. */
+  unrecognised: string[];
+}
+
+/** Maps a link in dependency text to a phase id (by the file it points at), or undefined. */
+export type LinkToPhaseId = (link: MarkdownLink) => string | undefined;
+
+const NO_DEPENDENCIES = /^(?:none|n\/a|na|nothing|-+|—|–)?$/i;
+const FILLER = new Set(['phase', 'phases', 'and', '&', 'none']);
+
+/**
+ * A list of dependencies as written in a table cell or a `**Depends On:**` line:
+ * `1, 2`, `Phase 2 and Phase 3`, `[Phase 1](phase-1.md)`, `None`, `-`, `1-3`.
+ */
+export function parseDependencyList(text: string, linkToId: LinkToPhaseId): DependencyList {
+  const withIds = replaceLinks(text, (link) => ` ${linkToId(link) ?? link.text} `);
+  // Parenthesised remarks ("2 (API only)") qualify a dependency; they do not name one.
+  const cleaned = stripInlineMarkup(withIds).replace(/\([^)]*\)/g, ' ').trim();
+  if (NO_DEPENDENCIES.test(cleaned)) return { ids: [], unrecognised: [] };
+  const ids: string[] = [];
+  const unrecognised: string[] = [];
+  for (const raw of cleaned.split(/[\s,;/]+/)) {
+    const token = raw.replace(/^[.:]+|[.:]+$/g, '');
+    if (token === '' || FILLER.has(token.toLowerCase())) continue;
+    const range = /^(\d+)[-–](\d+)$/.exec(token);
+    if (range !== null) {
+      ids.push(...expandRange(Number(range[1]), Number(range[2])));
+    } else if (isPhaseIdToken(token)) {
+      ids.push(token);
+    } else {
+      unrecognised.push(token);
+    }
+  }
+  return { ids: unique(ids), unrecognised };
+}
+
+function expandRange(from: number, to: number): string[] {
+  if (to < from || to - from > 50) return [`${from}-${to}`];
+  return Array.from({ length: to - from + 1 }, (_, offset) => String(from + offset));
+}
+
+const NOT_PHASES = /^(?:internal|external|libraries|library|packages|tools|services|systems|apis?|none|n\/a)\b/i;
+const LISTS_PHASES = /\b(?:phases?|depends(?: on)?|dependencies|prerequisites?|requires|after)\s*$/i;
+const PHASE_MENTION = /\bphases?\s+([A-Za-z0-9.]+(?:\s*(?:,|&|\band\b)\s*(?:phases?\s+)?[A-Za-z0-9.]+)*)/gi;
+
+/**
+ * Phase references in one line of a `## Dependencies` section. The section mixes phases with
+ * other things ("Internal: Orchestrator", "External: None"), so only clear references count:
+ * links to phase files, "Phase N" mentions, and ids listed under a phase label such as
+ * "Previous phases: ALL (1, 2, 3)".
+ */
+export function phaseReferencesInLine(line: string, linkToId: LinkToPhaseId): string[] {
+  const content = line.replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, '').replace(/`[^`]*`/g, ' ');
+  if (NOT_PHASES.test(stripInlineMarkup(content))) return [];
+
+  const ids: string[] = [];
+  const text = stripInlineMarkup(
+    replaceLinks(content, (link) => {
+      const id = linkToId(link);
+      if (id !== undefined) ids.push(id);
+      return id === undefined ? link.text : ' ';
+    }),
+  );
+  for (const mention of text.matchAll(PHASE_MENTION)) {
+    for (const token of (mention[1] ?? '').split(/\s*(?:,|&|\band\b)\s*(?:phases?\s+)?/i)) {
+      const id = token.replace(/\.+$/, '');
+      if (isPhaseIdToken(id)) ids.push(id);
+    }
+  }
+  const colon = text.indexOf(':');
+  const label = colon === -1 ? '' : text.slice(0, colon);
+  if (LISTS_PHASES.test(label)) {
+    for (const token of text.slice(colon + 1).split(/[\s,;()]+/)) {
+      const cleaned = token.replace(/^[.:]+|[.:]+$/g, '');
+      if (/\d/.test(cleaned) && isPhaseIdToken(cleaned)) ids.push(cleaned);
+    }
+  }
+  return unique(ids);
+}
+
+export function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,14 @@
+/**
+ * Builds dist/ once before the suite, so tests that spawn the real `debussy` binary run the code
+ * under test, whether started by `npm test` or by `npx vitest run some/file`. A type error does not
+ * stop the suite here (tsc still emits, and `npm run check` reports it); the tests then show what
+ * the code does.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+export default function setup(): void {
+  const root = path.resolve(import.meta.dirname, '..');
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) process.stderr.write(`warning: the build reported errors (tests run against what it emitted):\n${result.stdout}${result.stderr}\n`);
+}
