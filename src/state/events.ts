@@ -42,6 +42,8 @@ export interface PhaseStartedEvent extends Base {
   type: 'phase_started';
   phaseId: string;
   title: string;
+  /** HEAD when the phase first started: the phase's work is everything since. Carried on a resume. */
+  baseSha?: string;
 }
 
 export interface PhaseEndedEvent extends Base {
@@ -71,6 +73,11 @@ export interface SessionStartedEvent extends Base {
   agentPid: number;
   /** Process start time (clock ticks since boot) so a recycled PID is never taken for ours. */
   agentStartTime?: number;
+  /**
+   * Random value put in the agent's environment (DEBUSSY_SESSION_MARKER), so the session's tool
+   * processes can be found and ended after debussy itself was killed.
+   */
+  marker?: string;
   model?: string;
   promptChars: number;
   logPath?: string;

@@ -1,0 +1,270 @@
+/**
+ * The state of a run, computed by folding its journal. Pure: the same events always give the same
+ * state, nothing here touches the disk. Events come from a file other processes write, so fields
+ * are checked before use and an event that does not fit is skipped rather than trusted.
+ */
+import type {
+  AttemptStartedEvent,
+  CommitEvent,
+  ContextCrossedEvent,
+  JournalEvent,
+  RunStartedEvent,
+  SessionEndedEvent,
+  SessionStartedEvent,
+} from './events.js';
+import type { PhaseState, RunState, SessionSummary } from './run-state.js';
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const optionalString = (value: unknown): string | undefined => (isString(value) ? value : undefined);
+const optionalNumber = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+function elapsedMs(from: string | undefined, to: string): number | undefined {
+  if (from === undefined) return undefined;
+  const ms = Date.parse(to) - Date.parse(from);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+function newPhase(id: string): PhaseState {
+  return {
+    id,
+    title: id,
+    status: 'pending',
+    attempts: 0,
+    restarts: 0,
+    retries: 0,
+    sessions: [],
+    commits: [],
+    progress: [],
+    signals: [],
+    gates: [],
+    peakContextPercent: 0,
+    costUsd: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+  };
+}
+
+function newSession(attemptId: string, sessionIndex: number): SessionSummary {
+  return {
+    attemptId,
+    sessionIndex,
+    peakContextPercent: 0,
+    peakContextTokens: 0,
+    contextWindow: 0,
+    toolCalls: 0,
+    costUsd: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    ended: false,
+  };
+}
+
+/** The phase an event is about, created on first mention (a phase missing from run_started). */
+function phaseFor(state: RunState, phaseId: unknown): PhaseState | undefined {
+  if (!isString(phaseId) || phaseId === '') return undefined;
+  let phase = state.phases[phaseId];
+  if (!phase) {
+    phase = newPhase(phaseId);
+    state.phases[phaseId] = phase;
+    state.phaseOrder.push(phaseId);
+  }
+  return phase;
+}
+
+function startRun(state: RunState | undefined, event: RunStartedEvent): RunState {
+  const phaseIds = Array.isArray(event.phaseIds) ? event.phaseIds.filter(isString) : [];
+  const options = typeof event.options === 'object' && event.options !== null ? event.options : {};
+  if (state) {
+    // A second run_started in the same journal reopens the run; its history stays.
+    state.status = 'running';
+    delete state.endedAt;
+    delete state.exitCode;
+    delete state.reason;
+    state.options = { ...options };
+    for (const id of phaseIds) phaseFor(state, id);
+    return state;
+  }
+  const fresh: RunState = {
+    runId: String(event.runId),
+    planPath: String(event.planPath),
+    planName: String(event.planName),
+    status: 'running',
+    startedAt: event.ts,
+    options: { ...options },
+    phaseOrder: [],
+    phases: {},
+    notices: [],
+    lastEventAt: event.ts,
+  };
+  if (isString(event.resumedFrom)) fresh.resumedFrom = event.resumedFrom;
+  for (const id of phaseIds) phaseFor(fresh, id);
+  return fresh;
+}
+
+function startAttempt(phase: PhaseState, event: AttemptStartedEvent): void {
+  if (!isString(event.attemptId)) return;
+  phase.attempts += 1;
+  phase.currentAttemptId = event.attemptId;
+  phase.restarts = Math.max(phase.restarts, count(event.restart));
+  phase.retries = Math.max(phase.retries, count(event.retry));
+}
+
+function findSession(phase: PhaseState, attemptId: unknown, sessionIndex: unknown): SessionSummary | undefined {
+  for (let i = phase.sessions.length - 1; i >= 0; i--) {
+    const session = phase.sessions[i];
+    if (session && session.sessionIndex === sessionIndex && (attemptId === undefined || session.attemptId === attemptId)) {
+      return session;
+    }
+  }
+  return undefined;
+}
+
+function startSession(phase: PhaseState, event: SessionStartedEvent): void {
+  if (!isString(event.attemptId)) return;
+  const session = newSession(event.attemptId, count(event.sessionIndex));
+  const agentPid = optionalNumber(event.agentPid);
+  const agentStartTime = optionalNumber(event.agentStartTime);
+  if (agentPid !== undefined) session.agentPid = agentPid;
+  if (agentStartTime !== undefined) session.agentStartTime = agentStartTime;
+  const marker = optionalString(event.marker);
+  if (marker !== undefined) session.marker = marker;
+  phase.sessions.push(session);
+}
+
+function endSession(phase: PhaseState, event: SessionEndedEvent): void {
+  if (!isString(event.attemptId)) return;
+  let session = findSession(phase, event.attemptId, event.sessionIndex);
+  if (!session) {
+    session = newSession(event.attemptId, count(event.sessionIndex));
+    phase.sessions.push(session);
+  }
+  session.ended = true;
+  const outcome = optionalString(event.outcome);
+  if (outcome !== undefined) session.outcome = outcome;
+  session.peakContextPercent = Math.max(session.peakContextPercent, count(event.peakContextPercent));
+  session.peakContextTokens = Math.max(session.peakContextTokens, count(event.peakContextTokens));
+  session.contextWindow = count(event.contextWindow) || session.contextWindow;
+  session.toolCalls = Math.max(session.toolCalls, count(event.toolCalls));
+  session.costUsd = count(event.costUsd);
+  session.inputTokens = count(event.inputTokens);
+  session.outputTokens = count(event.outputTokens);
+  const durationMs = optionalNumber(event.durationMs);
+  if (durationMs !== undefined) session.durationMs = durationMs;
+  const sessionId = optionalString(event.sessionId);
+  if (sessionId !== undefined) session.sessionId = sessionId;
+  const errorClass = optionalString(event.errorClass);
+  if (errorClass !== undefined) session.errorClass = errorClass;
+  phase.peakContextPercent = Math.max(phase.peakContextPercent, session.peakContextPercent);
+  phase.costUsd += session.costUsd;
+  phase.inputTokens += session.inputTokens;
+  phase.outputTokens += session.outputTokens;
+}
+
+function crossContext(phase: PhaseState, event: ContextCrossedEvent): void {
+  const percent = count(event.percent);
+  phase.peakContextPercent = Math.max(phase.peakContextPercent, percent);
+  const session = findSession(phase, undefined, event.sessionIndex);
+  if (!session) return;
+  session.peakContextPercent = Math.max(session.peakContextPercent, percent);
+  session.peakContextTokens = Math.max(session.peakContextTokens, count(event.usedTokens));
+  session.contextWindow = count(event.contextWindow) || session.contextWindow;
+  session.toolCalls = Math.max(session.toolCalls, count(event.toolCalls));
+}
+
+function recordCommit(phase: PhaseState, event: CommitEvent): void {
+  if (!isString(event.sha)) return;
+  phase.commits.push({ sha: event.sha, message: String(event.message), purpose: String(event.purpose) });
+}
+
+function apply(state: RunState, event: JournalEvent): void {
+  switch (event.type) {
+    case 'run_ended':
+      state.status = event.status;
+      state.endedAt = event.ts;
+      state.exitCode = count(event.exitCode);
+      if (isString(event.reason)) state.reason = event.reason;
+      return;
+    case 'notice':
+      state.notices.push(event);
+      return;
+    case 'commit_failed':
+      state.notices.push({
+        type: 'notice',
+        v: event.v,
+        ts: event.ts,
+        pid: event.pid,
+        level: 'warning',
+        message: `commit failed: ${String(event.message)}`,
+        ...(isString(event.phaseId) ? { phaseId: event.phaseId } : {}),
+      });
+      return;
+    default:
+      applyToPhase(state, event);
+  }
+}
+
+function applyToPhase(state: RunState, event: JournalEvent): void {
+  if (!('phaseId' in event)) return;
+  const phase = phaseFor(state, event.phaseId);
+  if (!phase) return;
+  switch (event.type) {
+    case 'phase_started':
+      if (isString(event.title) && event.title !== '') phase.title = event.title;
+      phase.status = 'in_progress';
+      phase.startedAt ??= event.ts;
+      if (phase.baseSha === undefined && isString(event.baseSha)) phase.baseSha = event.baseSha;
+      delete phase.endedAt;
+      delete phase.durationMs;
+      delete phase.reason;
+      return;
+    case 'phase_ended': {
+      phase.status = event.status;
+      phase.endedAt = event.ts;
+      const durationMs = elapsedMs(phase.startedAt, event.ts);
+      if (durationMs !== undefined) phase.durationMs = durationMs;
+      if (isString(event.reason)) phase.reason = event.reason;
+      return;
+    }
+    case 'attempt_started':
+      return startAttempt(phase, event);
+    case 'session_started':
+      return startSession(phase, event);
+    case 'session_ended':
+      return endSession(phase, event);
+    case 'context_crossed':
+      return crossContext(phase, event);
+    case 'commit':
+      return recordCommit(phase, event);
+    case 'restart':
+      phase.restarts = Math.max(phase.restarts, count(event.restart));
+      return;
+    case 'signal':
+      phase.signals.push(event);
+      return;
+    case 'progress':
+      phase.progress.push({ message: String(event.message), ts: event.ts, ...(isString(event.attemptId) ? { attemptId: event.attemptId } : {}) });
+      return;
+    case 'gate_result':
+      phase.gates.push(event);
+      return;
+    default:
+      // stop_requested and event types this version does not know change no state.
+      return;
+  }
+}
+
+/** The run's state, or undefined when the journal has no run_started event. */
+export function foldRun(events: readonly JournalEvent[]): RunState | undefined {
+  let state: RunState | undefined;
+  for (const event of events) {
+    if (event.type === 'run_started') {
+      state = startRun(state, event);
+    } else if (state) {
+      apply(state, event);
+    }
+    if (state && event.ts > state.lastEventAt) state.lastEventAt = event.ts;
+  }
+  return state;
+}

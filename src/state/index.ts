@@ -1,0 +1,21 @@
+/** Durable run state: journals, their fold, the run lock and project-wide marks. */
+export * from './events.js';
+export { findProjectRoot, debussyDir, runsDir, runDir, journalPath, lockPath, projectJournalPath, newRunId, isValidRunId } from './paths.js';
+export type { BadLine } from './ndjson.js';
+export { appendEvent, readJournal, type JournalRead } from './journal.js';
+export type { SessionSummary, PhaseState, RunState } from './run-state.js';
+export { foldRun } from './fold.js';
+export { signalForAttempt, gatesForAttempt, unfinishedSessions, effectiveRunStatus } from './run-queries.js';
+export { listRuns, loadRun, latestRun, type RunSummary } from './runs.js';
+export { acquireRunLock, readRunLock, type LockInfo, type AcquiredLock } from './lock.js';
+export {
+  recordPhaseMark,
+  readPhaseMarks,
+  recordPlanUsed,
+  lastPlanUsed,
+  type PhaseMark,
+  type PhaseMarkStatus,
+  type PhaseMarkedEvent,
+  type PlanUsedEvent,
+  type ProjectEvent,
+} from './project.js';

@@ -1,0 +1,83 @@
+/**
+ * Where debussy keeps its state inside a project: everything lives under `<root>/.debussy/`, where
+ * root is the git top level (so every subdirectory of a repository shares one state) or, outside
+ * git, the directory debussy was started in.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { StateError } from '../errors/index.js';
+
+export function findProjectRoot(cwd: string): Promise<string> {
+  return new Promise((done) => {
+    execFile('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8' }, (error, stdout) => {
+      const top = stdout.trim();
+      // Not a repository, git missing, or cwd unreadable: the directory itself is the project.
+      done(error || top === '' ? resolve(cwd) : top);
+    });
+  });
+}
+
+export function debussyDir(root: string): string {
+  return join(root, '.debussy');
+}
+
+export function runsDir(root: string): string {
+  return join(debussyDir(root), 'runs');
+}
+
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export function isValidRunId(runId: string): boolean {
+  return RUN_ID.test(runId);
+}
+
+export function runDir(root: string, runId: string): string {
+  // A run id may come from the command line; it must never walk out of the runs directory.
+  if (!isValidRunId(runId)) {
+    throw new StateError('E_RUN_ID', `invalid run id "${runId}"`, {
+      exitKind: 'usage',
+      hint: 'run ids look like 20261121-214501-ab12; `debussy history` lists them',
+    });
+  }
+  return join(runsDir(root), runId);
+}
+
+export function journalPath(root: string, runId: string): string {
+  return join(runDir(root, runId), 'journal.ndjson');
+}
+
+export function lockPath(root: string): string {
+  return join(debussyDir(root), 'run.lock');
+}
+
+/**
+ * Scratch space for the lock's staged files and reclaim tickets. It sits inside runs/ (skipped by
+ * listRuns because of the leading dot) so that git already treats it as debussy's own run data.
+ */
+export function lockWorkDir(root: string): string {
+  return join(runsDir(root), '.lock');
+}
+
+export function projectJournalPath(root: string): string {
+  return join(debussyDir(root), 'project.ndjson');
+}
+
+/** UTC time then a random suffix: ids sort by start time and two runs in one second differ. */
+export function newRunId(now: Date = new Date()): string {
+  const two = (n: number): string => String(n).padStart(2, '0');
+  const date = `${now.getUTCFullYear()}${two(now.getUTCMonth() + 1)}${two(now.getUTCDate())}`;
+  const time = `${two(now.getUTCHours())}${two(now.getUTCMinutes())}${two(now.getUTCSeconds())}`;
+  return `${date}-${time}-${randomBytes(2).toString('hex')}`;
+}
+
+/** Absolute, symlinks resolved where the path exists, so two spellings of one plan compare equal. */
+export function canonicalPath(path: string, base: string = process.cwd()): string {
+  const absolute = resolve(base, path);
+  try {
+    return realpathSync.native(absolute);
+  } catch {
+    return absolute;
+  }
+}

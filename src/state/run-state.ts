@@ -1,0 +1,72 @@
+/** The shape of a run as folded from its journal (see fold.ts). */
+import type { PhaseStatus } from '../plan/types.js';
+import type { GateResultEvent, NoticeEvent, RunStatus, SignalEvent } from './events.js';
+
+export interface SessionSummary {
+  attemptId: string;
+  sessionIndex: number;
+  outcome?: string;
+  peakContextPercent: number;
+  peakContextTokens: number;
+  contextWindow: number;
+  toolCalls: number;
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+  durationMs?: number;
+  agentPid?: number;
+  agentStartTime?: number;
+  /** The session's DEBUSSY_SESSION_MARKER value, to find its processes after a crash. */
+  marker?: string;
+  sessionId?: string;
+  ended: boolean;
+  errorClass?: string;
+}
+
+export interface PhaseState {
+  id: string;
+  title: string;
+  status: PhaseStatus | 'pending';
+  /** Attempts started in this run. */
+  attempts: number;
+  /** Highest restart count seen (carried over from the attempt events on a resume). */
+  restarts: number;
+  /** Highest retry count seen. */
+  retries: number;
+  currentAttemptId?: string;
+  sessions: SessionSummary[];
+  commits: { sha: string; message: string; purpose: string }[];
+  progress: { message: string; ts: string; attemptId?: string }[];
+  /** Every signal for the phase, current attempt or not: see `signalForAttempt`. */
+  signals: SignalEvent[];
+  gates: GateResultEvent[];
+  /** HEAD when the phase first started (from phase_started). */
+  baseSha?: string;
+  startedAt?: string;
+  endedAt?: string;
+  durationMs?: number;
+  reason?: string;
+  peakContextPercent: number;
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface RunState {
+  runId: string;
+  planPath: string;
+  planName: string;
+  /** `running` until run_ended; whether a running run is really interrupted needs the lock. */
+  status: RunStatus;
+  startedAt: string;
+  endedAt?: string;
+  exitCode?: number;
+  reason?: string;
+  resumedFrom?: string;
+  options: Record<string, unknown>;
+  phaseOrder: string[];
+  phases: Record<string, PhaseState>;
+  /** Notices, plus a warning for each failed commit. */
+  notices: NoticeEvent[];
+  lastEventAt: string;
+}

@@ -1,0 +1,71 @@
+/** Finding runs on disk: each run is a directory under .debussy/runs holding its journal. */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { foldRun } from './fold.js';
+import { readJournal } from './journal.js';
+import { canonicalPath, isValidRunId, runDir, runsDir } from './paths.js';
+import type { RunState } from './run-state.js';
+
+export interface RunSummary {
+  runId: string;
+  dir: string;
+  /** Undefined when the journal is missing or has no run_started event. */
+  state: RunState | undefined;
+  badLines: number;
+  tornTail: boolean;
+}
+
+async function summarize(runId: string, dir: string): Promise<RunSummary> {
+  const read = await readJournal(join(dir, 'journal.ndjson'));
+  return { runId, dir, state: foldRun(read.events), badLines: read.badLines.length, tornTail: read.tornTail };
+}
+
+/** Newest first: by start time as the journal records it, then by run id. */
+function newestFirst(a: RunSummary, b: RunSummary): number {
+  const aStart = a.state?.startedAt ?? '';
+  const bStart = b.state?.startedAt ?? '';
+  if (aStart !== bStart) return aStart < bStart ? 1 : -1;
+  return a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0;
+}
+
+export async function listRuns(root: string): Promise<RunSummary[]> {
+  let entries;
+  try {
+    entries = await readdir(runsDir(root), { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const runs: RunSummary[] = [];
+  for (const entry of entries) {
+    // Dot-directories are debussy's scratch space (the lock's), not runs.
+    if (!entry.isDirectory() || !isValidRunId(entry.name)) continue;
+    runs.push(await summarize(entry.name, join(runsDir(root), entry.name)));
+  }
+  return runs.sort(newestFirst);
+}
+
+/** One run by id; undefined when no such run directory exists. */
+export async function loadRun(root: string, runId: string): Promise<RunSummary | undefined> {
+  const dir = runDir(root, runId);
+  try {
+    await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return summarize(runId, dir);
+}
+
+/**
+ * The newest run that has a journal, optionally only runs of `planPath`. The given path is taken
+ * relative to the current directory, a relative path in a journal relative to the project root.
+ */
+export async function latestRun(root: string, planPath?: string): Promise<RunSummary | undefined> {
+  const wanted = planPath === undefined ? undefined : canonicalPath(planPath);
+  for (const run of await listRuns(root)) {
+    if (!run.state) continue;
+    if (wanted === undefined || canonicalPath(run.state.planPath, root) === wanted) return run;
+  }
+  return undefined;
+}
