@@ -1,0 +1,5 @@
+export * from './notification.js';
+export * from './notifier.js';
+export * from './terminal-notifier.js';
+export * from './desktop-notifier.js';
+export * from './webhook-notifier.js';

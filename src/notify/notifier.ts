@@ -1,0 +1,61 @@
+/**
+ * A notifier delivers a notification somewhere (the terminal, the desktop, a webhook). Notifiers
+ * never throw: a notification that cannot be delivered must not turn a failed run into a crash.
+ */
+import { createRedactor, redactDeep, type Redactor } from '../redact/index.js';
+import { DEFAULT_MAX_FAILURES_SHOWN, renderPersistentFailure, type NotificationMessage, type PersistentFailureNotification } from './notification.js';
+
+export type NotifierStatus = 'sent' | 'skipped' | 'failed';
+
+export interface NotifierOutcome {
+  notifier: string;
+  status: NotifierStatus;
+  /** Why it was skipped or failed; never contains the webhook URL. */
+  detail?: string;
+}
+
+export interface Notifier {
+  readonly name: string;
+  send(message: NotificationMessage): Promise<NotifierOutcome>;
+}
+
+export interface SendOptions {
+  /** Defaults to a redactor over process.env. */
+  redact?: Redactor;
+  maxFailures?: number;
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Sends an already-rendered message through every notifier, redacted first. Never throws. */
+export async function sendNotification(message: NotificationMessage, notifiers: readonly Notifier[], redact: Redactor = createRedactor()): Promise<NotifierOutcome[]> {
+  const safe: NotificationMessage = {
+    title: redact(message.title),
+    body: redact(message.body),
+    priority: message.priority,
+    tags: message.tags.map(redact),
+    data: redactDeep(message.data, redact),
+  };
+  return Promise.all(
+    notifiers.map(async (notifier): Promise<NotifierOutcome> => {
+      try {
+        const outcome = await notifier.send(safe);
+        return outcome.detail === undefined ? outcome : { ...outcome, detail: redact(outcome.detail) };
+      } catch (error) {
+        return { notifier: notifier.name, status: 'failed', detail: redact(describeError(error)) };
+      }
+    }),
+  );
+}
+
+/** Renders the persistent-failure notification and sends it everywhere. Never throws. */
+export async function sendPersistentFailure(
+  notification: PersistentFailureNotification,
+  notifiers: readonly Notifier[],
+  options: SendOptions = {},
+): Promise<NotifierOutcome[]> {
+  const redact = options.redact ?? createRedactor();
+  return sendNotification(renderPersistentFailure(notification, options.maxFailures ?? DEFAULT_MAX_FAILURES_SHOWN), notifiers, redact);
+}

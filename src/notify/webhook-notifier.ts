@@ -1,0 +1,76 @@
+/**
+ * A webhook notification: ntfy-style (POST the text, with Title / Priority / Tags headers) or a
+ * generic JSON POST. Bounded by a timeout. The URL often holds a secret (a topic name, a Slack
+ * hook path), so it never appears in an outcome's detail.
+ */
+import type { NotificationMessage } from './notification.js';
+import type { Notifier, NotifierOutcome } from './notifier.js';
+
+export type WebhookFormat = 'ntfy' | 'json';
+
+export interface WebhookNotifierOptions {
+  url: string;
+  format?: WebhookFormat;
+  timeoutMs?: number;
+  /** Extra headers, e.g. an Authorization header for a private ntfy server. */
+  headers?: Readonly<Record<string, string>>;
+}
+
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** HTTP header values must be Latin-1: anything else goes as an RFC 2047 encoded word (ntfy decodes these). */
+export function headerValue(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, ' ');
+  if (/^[\x20-\x7e]*$/.test(flat)) return flat;
+  return `=?UTF-8?B?${Buffer.from(flat, 'utf8').toString('base64')}?=`;
+}
+
+function requestFor(message: NotificationMessage, format: WebhookFormat): { headers: Record<string, string>; body: string } {
+  if (format === 'json') {
+    return {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: message.title, message: message.body, priority: message.priority, tags: message.tags, notification: message.data }),
+    };
+  }
+  return {
+    headers: {
+      'Content-Type': 'text/plain; charset=utf-8',
+      Title: headerValue(message.title),
+      Priority: message.priority,
+      Tags: headerValue(message.tags.join(',')),
+    },
+    body: message.body,
+  };
+}
+
+function describeFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `timed out after ${timeoutMs} ms`;
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
+  return `${error instanceof Error ? error.message : String(error)}${code}`;
+}
+
+export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier {
+  const format = options.format ?? 'ntfy';
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const name = `webhook (${format})`;
+  return {
+    name,
+    async send(message: NotificationMessage): Promise<NotifierOutcome> {
+      const request = requestFor(message, format);
+      try {
+        const response = await fetch(options.url, {
+          method: 'POST',
+          headers: { ...request.headers, ...options.headers },
+          body: request.body,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        // Read the answer to release the connection; its content does not matter.
+        await response.arrayBuffer().catch(() => undefined);
+        return response.ok ? { notifier: name, status: 'sent' } : { notifier: name, status: 'failed', detail: `HTTP ${response.status}` };
+      } catch (error) {
+        return { notifier: name, status: 'failed', detail: describeFailure(error, timeoutMs) };
+      }
+    },
+  };
+}

@@ -1,0 +1,290 @@
+/**
+ * Classifies how an agent session failed, from what the claude CLI reported (exit, signal, the
+ * `result` line, the synthetic API-error message, retries) and what debussy's own watchdogs saw.
+ * Pure: the lead maps a session's end into `SessionFailureInput`; nothing here runs a process.
+ *
+ * Call it only for sessions that did not end well: a session that signalled completion or that
+ * debussy stopped at the context threshold is not a failure.
+ */
+import { FAILURE_CLASSES, type FailureClass, type FailureSeverity } from './failure-class.js';
+import { parseRetryHint } from './retry-hint.js';
+
+export interface SessionFailureInput {
+  /** The runner's outcome: completed, stopped, api_error, error, crashed, killed. */
+  outcome: string;
+  exitCode: number | null;
+  signal: string | null;
+  /** Whether a `result` line was read. */
+  sawResult: boolean;
+  resultSubtype?: string;
+  resultIsError?: boolean;
+  terminalReason?: string;
+  apiErrorStatus?: number | null;
+  resultText?: string;
+  /** The synthetic assistant message's `error` field: rate_limit, server_error, authentication_failed... */
+  apiErrorType?: string;
+  apiErrorText?: string;
+  /** `error_status` of the last `system/api_retry` event. */
+  lastRetryStatus?: number | null;
+  /** A wait the server asked for (retry-after header, or the CLI's announced retry delay). */
+  retryAfterMs?: number;
+  /** debussy's stall watchdog ended the session. */
+  stalled: boolean;
+  /** The session reached session_timeout. */
+  timedOut: boolean;
+  stderrTail?: string;
+}
+
+export interface FailureClassification {
+  class: FailureClass;
+  severity: FailureSeverity;
+  retryable: boolean;
+  /** HTTP status of the failed API call, when known. */
+  status?: number;
+  /** One line saying what happened, from the CLI's own words where it gave any. */
+  message: string;
+  /** One sentence for the user: what debussy does, what they can do. */
+  suggestedAction: string;
+  /** Class plus a normalised status/message: equal for the same failure across sessions and runs. */
+  correlationKey: string;
+  /** A wait the failure asked for. */
+  retryAfterMs?: number;
+  /** Epoch ms before which the next attempt should not start (a rate-limit reset). */
+  resetAt?: number;
+}
+
+export interface ClassifyOptions {
+  /** The current time, to turn "resets 3pm" into a timestamp. Defaults to Date.now(). */
+  now?: number;
+}
+
+const OVERFLOW = [
+  /prompt is too long/i,
+  /maximum context length/i,
+  /context[_ ]length[_ ]exceeded/i,
+  /context window (?:is )?(?:full|exceeded)/i,
+  /exceeds? (?:the )?(?:model'?s? )?context (?:window|limit)/i,
+  /input (?:is )?too long/i,
+  /too many (?:input )?tokens/i,
+  /exceeds? (?:the )?(?:maximum )?token limit/i,
+  /context overflow/i,
+  /request[_ ]too[_ ]large/i,
+  /reduce the length of the messages/i,
+];
+const AUTH = [
+  /invalid (?:x-)?api[- _]?key/i,
+  /authentication[_ ](?:error|failed)/i,
+  /\bunauthori[sz]ed\b/i,
+  /permission_error/i,
+  /oauth token (?:has )?(?:expired|revoked)/i,
+  /please run \/login/i,
+  /invalid bearer token/i,
+];
+const RATE_LIMIT = [/rate[ _-]?limit/i, /too many requests/i, /usage limit/i, /\blimit reached\b/i, /hit your (?:usage )?limit/i];
+const OVERLOADED = [/overloaded/i];
+const NETWORK = [
+  /\b(?:ECONNRESET|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE|ENETUNREACH|EHOSTUNREACH|ECONNABORTED)\b/,
+  /ConnectionRefused|ConnectionReset|ConnectionClosed/,
+  /socket hang up/i,
+  /fetch failed/i,
+  /unable to connect/i,
+  /connection (?:error|refused|reset|closed|timed out)/i,
+  /network error/i,
+  /other side closed/i,
+  /request timed out/i,
+];
+const SERVER_ERROR = [/internal server error/i, /bad gateway/i, /service unavailable/i, /gateway timeout/i, /\bapi_error\b/];
+const BILLING = /credit balance is too low|insufficient[_ ]quota|billing/i;
+const MODEL_NOT_FOUND = /model[^\n]{0,80}not[_ ]found|not_found_error/i;
+
+const matchesAny = (patterns: readonly RegExp[], text: string): boolean => patterns.some((p) => p.test(text));
+
+function firstLine(text: string | undefined): string | undefined {
+  const line = text
+    ?.split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '');
+  if (line === undefined) return undefined;
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+
+/** Lower-case, numbers and ids replaced, short: the same failure gives the same key. */
+export function normaliseForKey(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '#')
+    .replace(/\b(?:req|msg|toolu)_[a-z0-9]+/g, '#')
+    .replace(/\d+/g, '#')
+    .replace(/[^a-z#]+/g, ' ')
+    .trim()
+    .split(' ')
+    .slice(0, 8)
+    .join('_');
+}
+
+function statusClass(status: number): FailureClass | undefined {
+  if (status === 401 || status === 403) return 'authentication';
+  if (status === 413) return 'context_overflow';
+  if (status === 429) return 'rate_limit';
+  if (status === 529) return 'overloaded';
+  if (status === 408) return 'network';
+  if (status === 409 || status >= 500) return 'server_error';
+  if (status >= 400) return 'invalid_request';
+  return undefined;
+}
+
+function apiTypeClass(type: string | undefined): FailureClass | undefined {
+  switch (type) {
+    case 'rate_limit':
+    case 'rate_limit_error':
+      return 'rate_limit';
+    case 'authentication_failed':
+    case 'authentication_error':
+    case 'permission_error':
+      return 'authentication';
+    case 'billing_error':
+      return 'invalid_request';
+    case 'overloaded':
+    case 'overloaded_error':
+      return 'overloaded';
+    case 'invalid_request':
+    case 'invalid_request_error':
+      return 'invalid_request';
+    case 'server_error':
+    case 'api_error':
+      return 'server_error';
+    default:
+      return undefined;
+  }
+}
+
+function textClass(text: string): FailureClass | undefined {
+  if (matchesAny(AUTH, text)) return 'authentication';
+  if (matchesAny(RATE_LIMIT, text)) return 'rate_limit';
+  if (matchesAny(OVERLOADED, text)) return 'overloaded';
+  if (matchesAny(NETWORK, text)) return 'network';
+  if (matchesAny(SERVER_ERROR, text)) return 'server_error';
+  return undefined;
+}
+
+interface Verdict {
+  cls: FailureClass;
+  message: string;
+  keyDetail: string;
+  status?: number;
+}
+
+function apiVerdict(input: SessionFailureInput, apiText: string, message: string | undefined): Verdict | undefined {
+  const status = input.apiErrorStatus ?? undefined;
+  const withStatus = (cls: FailureClass, s: number | undefined): Verdict => ({
+    cls,
+    message: message ?? `the API answered ${s === undefined ? 'with an error' : `HTTP ${s}`}`,
+    keyDetail: `${s ?? 'none'}:${normaliseForKey(message ?? '')}`,
+    ...(s === undefined ? {} : { status: s }),
+  });
+  if (status !== undefined) {
+    const cls = statusClass(status);
+    if (cls !== undefined) return withStatus(cls, status);
+  }
+  // With no status the words come before the synthetic error type: the CLI reports a refused
+  // connection as error "server_error". Only generic server-error words rank below the type.
+  const byText = textClass(apiText);
+  if (byText !== undefined && byText !== 'server_error') return withStatus(byText, undefined);
+  const byType = apiTypeClass(input.apiErrorType) ?? byText;
+  if (byType !== undefined) return withStatus(byType, undefined);
+  if (input.resultIsError === true && input.lastRetryStatus != null) {
+    const cls = statusClass(input.lastRetryStatus);
+    if (cls !== undefined) return withStatus(cls, input.lastRetryStatus);
+  }
+  return undefined;
+}
+
+/**
+ * The words of the API failure. A result that is not an error is the model's own prose, which may
+ * well mention "rate limits": it never counts.
+ */
+function apiErrorWords(input: SessionFailureInput): string {
+  const texts = [input.resultIsError === true ? input.resultText : undefined, input.apiErrorText];
+  return texts.filter((t): t is string => t !== undefined && t !== '').join('\n');
+}
+
+function decide(input: SessionFailureInput): Verdict {
+  const apiText = apiErrorWords(input);
+  const stderr = input.stderrTail ?? '';
+  const message = firstLine(apiText);
+
+  // debussy's own watchdogs ended the session: whatever the process said afterwards is a consequence.
+  if (input.timedOut) return { cls: 'timeout', message: 'the session reached session_timeout and was stopped', keyDetail: 'session_timeout' };
+  if (input.stalled) return { cls: 'stall', message: 'the session produced no events for stall_timeout and was ended', keyDetail: 'stall_timeout' };
+
+  if (input.terminalReason === 'prompt_too_long' || input.terminalReason === 'blocking_limit' || matchesAny(OVERFLOW, apiText)) {
+    const reason = input.terminalReason === 'blocking_limit' ? 'blocking_limit' : 'prompt_too_long';
+    return {
+      cls: 'context_overflow',
+      message: message ?? (reason === 'blocking_limit' ? 'the conversation passed the CLI blocking limit' : 'the prompt is too long for the model'),
+      keyDetail: reason,
+      ...(input.apiErrorStatus == null ? {} : { status: input.apiErrorStatus }),
+    };
+  }
+
+  if (input.resultSubtype === 'error_max_turns' || input.terminalReason === 'max_turns') {
+    return { cls: 'turn_limit', message: message ?? 'the session reached its --max-turns limit', keyDetail: 'max_turns' };
+  }
+  if (input.resultSubtype === 'error_max_budget_usd') {
+    return { cls: 'budget_limit', message: message ?? 'the session reached its --max-budget-usd limit', keyDetail: 'max_budget_usd' };
+  }
+
+  const api = apiText !== '' || input.apiErrorStatus != null || input.apiErrorType !== undefined ? apiVerdict(input, apiText, message) : undefined;
+  if (api) return api;
+
+  if (input.signal !== null) {
+    return { cls: 'agent_crash', message: `the claude process was killed by ${input.signal}`, keyDetail: `signal:${input.signal}` };
+  }
+  if (!input.sawResult) {
+    if (matchesAny(NETWORK, stderr)) return { cls: 'network', message: firstLine(stderr) ?? 'a network error', keyDetail: `none:${normaliseForKey(firstLine(stderr) ?? '')}` };
+    const code = input.exitCode === null ? 'none' : String(input.exitCode);
+    const tail = firstLine(stderr);
+    return {
+      cls: 'agent_crash',
+      message: `the claude process exited (code ${code}) without a result${tail === undefined ? '' : `: ${tail}`}`,
+      keyDetail: `exit:${code}`,
+    };
+  }
+  const detail = input.resultSubtype ?? input.outcome;
+  return { cls: 'unknown', message: message ?? `the session ended with ${detail}`, keyDetail: normaliseForKey(`${detail} ${message ?? ''}`) };
+}
+
+function suggestedActionFor(verdict: Verdict, apiText: string): string {
+  if (verdict.cls === 'invalid_request' && BILLING.test(apiText)) {
+    return 'The account has no usable credit or quota: add credits or change the API key, then run `debussy run` again.';
+  }
+  if (verdict.cls === 'invalid_request' && (verdict.status === 404 || MODEL_NOT_FOUND.test(apiText))) {
+    return 'The model was not found: fix `model` / fallback_models in .debussy/config.yaml (or --model), then run `debussy run` again.';
+  }
+  if (verdict.cls === 'authentication' && verdict.status === 403) {
+    return 'The API key is not allowed to do this (403): check the key\'s permissions and workspace, then run `debussy run` again.';
+  }
+  return FAILURE_CLASSES[verdict.cls].suggestedAction;
+}
+
+export function classifySessionEnd(input: SessionFailureInput, options: ClassifyOptions = {}): FailureClassification {
+  const verdict = decide(input);
+  const info = FAILURE_CLASSES[verdict.cls];
+  const apiText = apiErrorWords(input);
+  const classification: FailureClassification = {
+    class: verdict.cls,
+    severity: info.severity,
+    retryable: info.retryable,
+    ...(verdict.status === undefined ? {} : { status: verdict.status }),
+    message: verdict.message,
+    suggestedAction: suggestedActionFor(verdict, apiText),
+    correlationKey: `${verdict.cls}:${verdict.keyDetail}`,
+  };
+  if (verdict.cls === 'rate_limit' || verdict.cls === 'overloaded' || verdict.cls === 'server_error') {
+    const hint = parseRetryHint(apiText, options.now ?? Date.now());
+    const waits = [hint.retryAfterMs, input.retryAfterMs].filter((n): n is number => n !== undefined && Number.isFinite(n) && n >= 0);
+    if (waits.length > 0) classification.retryAfterMs = Math.max(...waits);
+    if (hint.resetAt !== undefined) classification.resetAt = hint.resetAt;
+  }
+  return classification;
+}

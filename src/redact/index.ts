@@ -1,0 +1,1 @@
+export * from './redact-secrets.js';

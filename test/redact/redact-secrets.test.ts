@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { createRedactor, redactDeep, redactSecrets, secretEnvValues } from '../../src/redact/index.js';
+
+const NO_ENV = {};
+
+describe('redactSecrets: token formats', () => {
+  it.each([
+    ['anthropic key', 'key is sk-ant-api03-AbCdEf0123456789_xyz-XYZ end', 'key is [REDACTED] end'],
+    ['openai project key', 'OPENAI sk-proj-abcdefghijklmnop1234 here', 'OPENAI [REDACTED] here'],
+    ['github token', 'remote https://x.invalid ghp_0123456789abcdefghijABCDEFGHIJ', 'remote https://x.invalid [REDACTED]'],
+    ['github fine-grained pat', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnop', '[REDACTED]'],
+    ['slack token', 'xoxb-123456789012-abcdefABCDEF', '[REDACTED]'],
+    ['aws access key id', 'aws AKIAIOSFODNN7EXAMPLE ok', 'aws [REDACTED] ok'],
+    ['google api key', 'AIzaSyA-1234567890abcdefghijklmnopqrstu', '[REDACTED]'],
+    ['jwt', 'cookie=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U;', 'cookie=[REDACTED];'],
+    ['bearer header', 'Authorization: Bearer abc123def456ghi789', 'Authorization: Bearer [REDACTED]'],
+    ['basic header', 'authorization: Basic dXNlcjpwYXNzd29yZA==', 'authorization: Basic [REDACTED]'],
+    ['password in a URL', 'cloning https://deploy:hunter2hunter2@git.example.com/repo.git', 'cloning https://deploy:[REDACTED]@git.example.com/repo.git'],
+    ['pem private key', 'x\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----\ny', 'x\n[REDACTED]\ny'],
+  ])('%s', (_name, input, expected) => {
+    expect(redactSecrets(input, NO_ENV)).toBe(expected);
+  });
+});
+
+describe('redactSecrets: assignments', () => {
+  it.each([
+    ['password=hunter2', 'password=[REDACTED]'],
+    ['DB_PASSWORD: "s3cr3t pass"', 'DB_PASSWORD: "[REDACTED]"'],
+    ['{"api_key": "abc123", "user": "bob"}', '{"api_key": "[REDACTED]", "user": "bob"}'],
+    ["token: 'xyz987'", "token: '[REDACTED]'"],
+    ['client_secret=aaa&scope=read', 'client_secret=[REDACTED]&scope=read'],
+    ['export GITHUB_TOKEN=abcdef123', 'export GITHUB_TOKEN=[REDACTED]'],
+  ])('%s', (input, expected) => {
+    expect(redactSecrets(input, NO_ENV)).toBe(expected);
+  });
+
+  it.each([
+    'input_tokens: 51234, output_tokens: 17',
+    'max_tokens=4096',
+    'tokens: 1200 of 200000',
+    'token_count: 5',
+    'Basic authentication is disabled',
+    'Bearer tokens are described in RFC 6750',
+    'the task-runner and desk-lamp',
+    'context at 82.0% of 200,000 tokens',
+  ])('leaves ordinary text alone: %s', (text) => {
+    expect(redactSecrets(text, NO_ENV)).toBe(text);
+  });
+});
+
+describe('environment values', () => {
+  const env = {
+    ANTHROPIC_API_KEY: 'test-key-0123456789',
+    MY_SERVICE_TOKEN: 'tok_live_abcdef',
+    DEPLOY_SECRET: 'correct horse battery staple',
+    ADMIN_PASSWORD: 'pa55word!',
+    SHORT_TOKEN: 'abc12',
+    HOME: '/root/home-dir',
+    EDITOR_KEYMAP: 'vim-bindings',
+  };
+
+  it('replaces values of *_KEY / *_TOKEN / *_SECRET / *_PASSWORD variables with their name', () => {
+    const redact = createRedactor(env);
+    expect(redact('echo test-key-0123456789 > log')).toBe('echo [REDACTED:ANTHROPIC_API_KEY] > log');
+    expect(redact('curl -H "x: tok_live_abcdef"')).toBe('curl -H "x: [REDACTED:MY_SERVICE_TOKEN]"');
+    expect(redact('phrase correct horse battery staple!')).toBe('phrase [REDACTED:DEPLOY_SECRET]!');
+    expect(redact('login pa55word! ok')).toBe('login [REDACTED:ADMIN_PASSWORD] ok');
+  });
+
+  it('leaves short values and other variables alone', () => {
+    const redact = createRedactor(env);
+    expect(redact('abc12 /root/home-dir vim-bindings')).toBe('abc12 /root/home-dir vim-bindings');
+    expect(secretEnvValues(env).map(([name]) => name).sort()).toEqual(['ADMIN_PASSWORD', 'ANTHROPIC_API_KEY', 'DEPLOY_SECRET', 'MY_SERVICE_TOKEN']);
+  });
+
+  it('an env value that is also a known token format keeps its name', () => {
+    const redact = createRedactor({ ANTHROPIC_API_KEY: 'sk-ant-api03-realkeyvalue123456' });
+    expect(redact('ANTHROPIC_API_KEY=sk-ant-api03-realkeyvalue123456')).toBe('ANTHROPIC_API_KEY=[REDACTED:ANTHROPIC_API_KEY]');
+  });
+
+  it('every occurrence, with regex metacharacters in the value', () => {
+    const redact = createRedactor({ WEIRD_SECRET: 'a.b*c(d)[e]$' });
+    expect(redact('a.b*c(d)[e]$ and a.b*c(d)[e]$; but not aXbbc')).toBe('[REDACTED:WEIRD_SECRET] and [REDACTED:WEIRD_SECRET]; but not aXbbc');
+  });
+
+  it('redactSecrets notices a changed environment object', () => {
+    const live: Record<string, string> = { FIRST_TOKEN: 'first-value-1' };
+    expect(redactSecrets('first-value-1 second-value-2', live)).toBe('[REDACTED:FIRST_TOKEN] second-value-2');
+    live.SECOND_TOKEN = 'second-value-2';
+    expect(redactSecrets('first-value-1 second-value-2', live)).toBe('[REDACTED:FIRST_TOKEN] [REDACTED:SECOND_TOKEN]');
+  });
+
+  it('defaults to process.env', () => {
+    const name = 'DEBUSSY_REDACT_TEST_TOKEN';
+    process.env[name] = 'value-from-process-env';
+    try {
+      expect(redactSecrets('got value-from-process-env')).toBe(`got [REDACTED:${name}]`);
+    } finally {
+      delete process.env[name];
+    }
+  });
+});
+
+describe('redactDeep', () => {
+  it('redacts every string in a nested value and keeps the rest', () => {
+    const redact = createRedactor({ API_TOKEN: 'nested-secret-1' });
+    const event = { type: 'tool_result', text: 'out: nested-secret-1', list: ['nested-secret-1', 3, null, true], inner: { password: 'x', sessionToken: 'abc', maxTokens: 5, inputTokens: '7', n: 1 } };
+    expect(redactDeep(event, redact)).toEqual({
+      type: 'tool_result',
+      text: 'out: [REDACTED:API_TOKEN]',
+      list: ['[REDACTED:API_TOKEN]', 3, null, true],
+      inner: { password: '[REDACTED]', sessionToken: '[REDACTED]', maxTokens: 5, inputTokens: '7', n: 1 },
+    });
+  });
+
+  it('a redactor handles a large log quickly enough to run on every line', () => {
+    const redact = createRedactor({ ANTHROPIC_API_KEY: 'sk-ant-zzzzzzzzzzzzzzzz' });
+    const line = 'phase 3: tool Bash: npm test -- --reporter=dot (exit 0) sk-ant-zzzzzzzzzzzzzzzz ';
+    const text = line.repeat(20_000);
+    const out = redact(text);
+    expect(out).not.toContain('sk-ant-');
+    expect(out.split('[REDACTED:ANTHROPIC_API_KEY]')).toHaveLength(20_001);
+  });
+});
