@@ -7,9 +7,11 @@ import { EXIT_CODES } from '../errors/index.js';
 import { addConfigFlags } from './config-flags.js';
 import { printError } from './print-error.js';
 import { readPackageVersion } from './package-version.js';
+import { registerGettingStartedCommands } from './register-getting-started.js';
 
 // Each command module's default export takes commander's arguments and returns the exit code.
-type Action = (...args: never[]) => Promise<number>;
+export type Action = (...args: never[]) => Promise<number>;
+export type LazyAction = (load: () => Promise<{ default: Action }>) => (...args: unknown[]) => Promise<void>;
 
 /** Wraps a lazily imported command so its module loads only when that command runs. */
 function lazy(load: () => Promise<{ default: Action }>): (...args: unknown[]) => Promise<void> {
@@ -86,6 +88,7 @@ export function buildProgram(): Command {
     .option('--json', 'print as JSON')
     .action(lazy(() => import('./commands/history.js')));
 
+  registerGettingStartedCommands(program, lazy);
   return program;
 }
 

@@ -1,0 +1,43 @@
+/** `debussy init [DIR]`: config, slash commands and .gitignore entries, never overwriting without --force. */
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { initProject, type FileOutcome } from '../../scaffold/index.js';
+import { findProjectRoot } from '../../state/index.js';
+
+interface InitOptions {
+  force?: boolean;
+}
+
+const LABELS: Record<FileOutcome, string> = {
+  created: 'created',
+  kept: 'exists, kept',
+  overwritten: 'overwritten',
+  unchanged: 'exists, same content',
+  updated: 'updated',
+  skipped: 'not written',
+};
+
+export default async function initCommand(dirArg: string | undefined, options: InitOptions): Promise<number> {
+  const dir = dirArg === undefined ? await findProjectRoot(process.cwd()) : path.resolve(dirArg);
+  const report = await initProject(dir, { force: options.force === true });
+
+  process.stdout.write(`debussy init: ${report.dir}\n`);
+  const width = Math.max(...report.files.map((file) => LABELS[file.outcome].length));
+  for (const file of report.files) {
+    const detail = file.detail === undefined ? '' : ` (${file.detail})`;
+    process.stdout.write(`  ${LABELS[file.outcome].padEnd(width)}  ${path.relative(report.dir, file.path)}${detail}\n`);
+  }
+
+  const changed = report.files.filter((file) => file.outcome === 'created' || file.outcome === 'overwritten' || file.outcome === 'updated');
+  if (changed.length === 0) {
+    process.stdout.write(options.force ? 'Nothing changed: every file already had this content.\n' : 'Nothing changed: everything was already set up. Pass --force to overwrite the files with fresh copies.\n');
+  } else {
+    process.stdout.write('Next: `debussy plan new my-plan` writes a plan to start from; `debussy audit plans/my-plan/MASTER_PLAN.md` checks it.\n');
+  }
+
+  const top = await findProjectRoot(report.dir);
+  if ((await realpath(top)) !== (await realpath(report.dir))) {
+    process.stdout.write(`Note: ${report.dir} is inside the git repository ${top}; debussy reads its config from the repository's top level.\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,33 @@
+/** Commands for getting started and reading results: init, plan new, logs. */
+import { Option, type Command } from 'commander';
+import { DEFAULT_PLAN_TEMPLATE, PLAN_TEMPLATE_NAMES } from '../scaffold/plan-template-names.js';
+import type { LazyAction } from './main.js';
+
+export function registerGettingStartedCommands(program: Command, lazy: LazyAction): void {
+  program
+    .command('init')
+    .description('Set up a project: a commented .debussy/config.yaml, the /debussy-done and /debussy-progress slash commands for Claude Code, and .gitignore entries for run data.')
+    .argument('[dir]', 'the project folder (default: the git top level, else the current folder)')
+    .option('--force', 'overwrite files that already exist')
+    .action(lazy(() => import('./commands/init.js')));
+
+  const plan = program.command('plan').description('Create a plan to start from: `debussy plan new NAME`.');
+  plan
+    .command('new')
+    .description('Create a master plan and its phase files from a template; the result passes `debussy audit`.')
+    .argument('<name>', 'the plan name: lower-case words joined by - or _, e.g. billing-service')
+    .option('--phases <n>', 'how many phases, each depending on the one before (1 to 50)', '3')
+    .addOption(new Option('--template <name>', 'which gates and tasks to start from').choices([...PLAN_TEMPLATE_NAMES]).default(DEFAULT_PLAN_TEMPLATE))
+    .option('--dir <folder>', 'create the plan folder in this folder (default: plans/ at the project root)')
+    .option('--force', "overwrite the generated files if the plan's folder exists")
+    .action(lazy(() => import('./commands/plan-new.js')));
+
+  program
+    .command('logs')
+    .description('Show the session logs of a run (default: the latest), one section per session.')
+    .argument('[run]', 'the run id, as `debussy history` lists them')
+    .option('--phase <id>', 'only the sessions of this phase')
+    .option('--follow', 'keep printing new lines until the run ends (or Ctrl-C)')
+    .option('--raw', "print the raw stream-json of claude's sessions instead")
+    .action(lazy(() => import('./commands/logs.js')));
+}

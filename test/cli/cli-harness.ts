@@ -1,0 +1,46 @@
+/** Spawns the built `debussy` binary, as a user would, and captures what it printed. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+export const DEBUSSY_BIN = path.join(REPO_ROOT, 'bin/debussy.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function debussy(args: string[], options: { cwd: string; env?: Record<string, string | undefined> }): CliResult {
+  const env: Record<string, string | undefined> = { ...process.env, ...options.env };
+  // A test run inside a debussy session must not join that session's run.
+  for (const key of ['DEBUSSY_RUN_ID', 'DEBUSSY_ATTEMPT_ID', 'DEBUSSY_PROJECT_ROOT', 'DEBUSSY_PLAN', 'DEBUSSY_PHASE_ID']) {
+    if (!(options.env && key in options.env)) delete env[key];
+  }
+  const result = spawnSync(process.execPath, [DEBUSSY_BIN, ...args], { cwd: options.cwd, env, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export function tempDir(prefix = 'debussy-cli-'): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  const result = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+export function initRepo(dir: string): void {
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.email', 'test@example.com');
+  git(dir, 'config', 'user.name', 'Test');
+}
+
+/** No user error may print a stack trace. */
+export function expectNoStack(result: CliResult): void {
+  if (/\n\s+at .+:\d+:\d+/.test(result.stderr)) throw new Error(`stack trace printed:\n${result.stderr}`);
+}

@@ -1,0 +1,233 @@
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { debussy, expectNoStack, git, initRepo, REPO_ROOT, tempDir } from './cli-harness.js';
+
+const VALID_PLAN = path.join(REPO_ROOT, 'test/fixtures/plans/valid');
+
+let work: { dir: string; cleanup(): void };
+let plan: string;
+
+beforeEach(() => {
+  work = tempDir();
+  initRepo(work.dir);
+  cpSync(VALID_PLAN, path.join(work.dir, 'plans/valid'), { recursive: true });
+  writeFileSync(path.join(work.dir, '.gitignore'), '.debussy/runs/\n.debussy/run.lock\n.debussy/project.ndjson\n');
+  git(work.dir, 'add', '-A');
+  git(work.dir, 'commit', '-qm', 'init');
+  plan = 'plans/valid/MASTER_PLAN.md';
+});
+afterEach(() => work.cleanup());
+
+describe('debussy --help', () => {
+  it('lists every command', () => {
+    const result = debussy(['--help'], { cwd: work.dir });
+    expect(result.code).toBe(0);
+    for (const command of ['audit', 'run', 'config', 'done', 'progress', 'status', 'history']) expect(result.stdout).toMatch(new RegExp(`\\n\\s+${command}\\b`));
+  });
+
+  it('rejects an unknown command with exit 2', () => {
+    const result = debussy(['frobnicate'], { cwd: work.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown command 'frobnicate'");
+  });
+});
+
+describe('debussy audit', () => {
+  it('passes a clean plan with exit 0', () => {
+    const result = debussy(['audit', plan], { cwd: work.dir });
+    expect(result.stdout).toContain('audit ok');
+    expect(result.code).toBe(0);
+  });
+
+  it('reports a missing master plan with exit 1', () => {
+    const result = debussy(['audit', 'plans/nope/MASTER_PLAN.md'], { cwd: work.dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('nope/MASTER_PLAN.md');
+    expectNoStack(result);
+  });
+
+  it('reports an unknown dependency and a gate without command, as JSON with exit 1', () => {
+    const master = path.join(work.dir, plan);
+    writeFileSync(master, readFileSync(master, 'utf8').replace('| Phase 2 |', '| Phase 2, 7 |'));
+    const phase1 = path.join(work.dir, 'plans/valid', readdirPhase(work.dir, '1'));
+    writeFileSync(phase1, readFileSync(phase1, 'utf8').replace('## Gates', '## Gates\n- coverage: no decrease'));
+    const result = debussy(['audit', plan, '--json'], { cwd: work.dir });
+    expect(result.code).toBe(1);
+    const parsed = JSON.parse(result.stdout) as { ok: boolean; errors: number; findings: { message: string; severity: string; line?: number }[] };
+    expect(parsed.ok).toBe(false);
+    expect(parsed.findings.some((f) => f.severity === 'error' && f.message.includes('7'))).toBe(true);
+    expect(parsed.findings.some((f) => f.severity === 'error' && f.message.includes('coverage') && typeof f.line === 'number')).toBe(true);
+    const text = debussy(['audit', plan], { cwd: work.dir });
+    expect(text.stdout).toMatch(/MASTER_PLAN\.md:\d+: error: /);
+  });
+
+  it('needs its argument (exit 2)', () => {
+    const result = debussy(['audit'], { cwd: work.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("missing required argument 'plan'");
+  });
+});
+
+function readdirPhase(root: string, id: string): string {
+  const master = readFileSync(path.join(root, plan), 'utf8');
+  const row = master.split('\n').find((line) => new RegExp(`^\\|\\s*${id}\\s*\\|`).test(line));
+  const link = /\]\(([^)]+)\)/.exec(row ?? '');
+  if (!link?.[1]) throw new Error(`no row for phase ${id}`);
+  return link[1];
+}
+
+describe('debussy run --dry-run', () => {
+  it('prints the order, dependencies and gates and starts nothing', () => {
+    const result = debussy(['run', plan, '--dry-run'], { cwd: work.dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/1\. 1 [\s\S]*2\. 2 [\s\S]*3\. 3 /);
+    expect(result.stdout).toContain('depends on: 1');
+    expect(result.stdout).toContain('gate ');
+    expect(result.stdout).toContain('Dry run: nothing was started.');
+    expect(existsSync(path.join(work.dir, '.debussy/runs'))).toBe(false);
+  });
+
+  it.each([
+    [['--context-threshold', '150'], '--context-threshold "150" is not allowed: expected a number from 1 to 100'],
+    [['--max-restarts', '-1'], '--max-restarts "-1" is not allowed'],
+    [['--max-restarts', 'x'], '--max-restarts "x" is not allowed'],
+  ])('rejects the bad flag value %j with exit 2', (flags, message) => {
+    const result = debussy(['run', plan, '--dry-run', ...flags], { cwd: work.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expectNoStack(result);
+  });
+
+  it('rejects a plan that fails the audit with exit 3 and points at debussy audit', () => {
+    writeFileSync(path.join(work.dir, 'plans/bad.md'), '# Bad\n\nno table here\n');
+    const result = debussy(['run', 'plans/bad.md', '--dry-run'], { cwd: work.dir });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('debussy audit plans/bad.md');
+  });
+});
+
+describe('configuration errors', () => {
+  it('a broken YAML config is one clear line, exit 2', () => {
+    mkdirSync(path.join(work.dir, '.debussy'), { recursive: true });
+    writeFileSync(path.join(work.dir, '.debussy/config.yaml'), 'context_threshold: [1,\n');
+    const result = debussy(['config'], { cwd: work.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('config.yaml: not valid YAML');
+    expectNoStack(result);
+  });
+
+  it('an invalid value names file, key, value and what is allowed', () => {
+    mkdirSync(path.join(work.dir, '.debussy'), { recursive: true });
+    writeFileSync(path.join(work.dir, '.debussy/config.yaml'), 'context_threshold: 150\n');
+    const result = debussy(['run', plan, '--dry-run'], { cwd: work.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('.debussy/config.yaml: context_threshold: 150 is not allowed: expected a number from 1 to 100');
+  });
+
+  it('config shows values and their sources; flags win over the file', () => {
+    mkdirSync(path.join(work.dir, '.debussy'), { recursive: true });
+    writeFileSync(path.join(work.dir, '.debussy/config.yaml'), 'max_restarts: 5\ncontext_treshold: 70\n');
+    const result = debussy(['config', '--json'], { cwd: work.dir });
+    expect(result.code).toBe(0);
+    const parsed = JSON.parse(result.stdout) as { values: Record<string, { value: unknown; source: string }> };
+    expect(parsed.values.max_restarts).toEqual({ value: 5, source: 'file' });
+    expect(parsed.values.context_threshold).toEqual({ value: 80, source: 'default' });
+    expect(result.stderr).toContain('did you mean "context_threshold"');
+    const dry = debussy(['run', plan, '--dry-run', '--max-restarts', '1'], { cwd: work.dir });
+    expect(dry.stdout).toContain('max restarts 1');
+  });
+});
+
+describe('debussy done without an active run', () => {
+  it('marks the phase completed so the next run skips it', () => {
+    const result = debussy(['done', '--phase', '1', '--plan', plan], { cwd: work.dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('marked completed');
+    const dry = debussy(['run', plan, '--dry-run'], { cwd: work.dir });
+    expect(dry.stdout).toMatch(/1\. 1 .*\[skip: marked done/);
+  });
+
+  it('uses the last plan run here when --plan is omitted, and errors clearly when there is none', () => {
+    const none = debussy(['done', '--phase', '1'], { cwd: work.dir });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no plan given');
+    debussy(['done', '--phase', '1', '--plan', plan], { cwd: work.dir });
+    const again = debussy(['done', '--phase', '2'], { cwd: work.dir });
+    expect(again.code).toBe(0);
+  });
+
+  it.each([
+    [['--phase', '9'], 'unknown phase "9"', 'Valid phase ids: 1, 2, 3'],
+    [['--phase', '1', '--status', 'finished'], "argument 'finished' is invalid", 'completed, blocked, failed'],
+    [['--phase', '1', '--report', '{bad'], '--report is not valid JSON', ''],
+  ])('rejects %j with exit 2', (args, message, extra) => {
+    const result = debussy(['done', '--plan', plan, ...args], { cwd: work.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain(extra);
+    expectNoStack(result);
+  });
+
+  it('--verify refuses with exit 1 and shows the failing gate output', () => {
+    const file = path.join(work.dir, 'plans/valid', readdirPhase(work.dir, '1'));
+    writeFileSync(file, readFileSync(file, 'utf8').replace('## Gates', '## Gates\n- failing: (command: `echo gate-said-no; exit 3`)'));
+    const result = debussy(['done', '--phase', '1', '--plan', plan, '--verify'], { cwd: work.dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('gate failing: FAILED');
+    expect(result.stdout).toContain('gate-said-no');
+    const dry = debussy(['run', plan, '--dry-run'], { cwd: work.dir });
+    expect(dry.stdout).not.toContain('skip: marked done');
+  });
+});
+
+describe('progress, status and history', () => {
+  it('progress outside a run says so (exit 1); without a message exit 2', () => {
+    expect(debussy(['progress', '--phase', '1', '--message', 'x'], { cwd: work.dir }).code).toBe(1);
+    const noMessage = debussy(['progress', '--phase', '1'], { cwd: work.dir });
+    expect(noMessage.code).toBe(2);
+    expect(noMessage.stderr).toContain('progress needs a message');
+  });
+
+  it('status and history with no runs', () => {
+    const status = debussy(['status'], { cwd: work.dir });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('No debussy run in this project yet');
+    expect(JSON.parse(debussy(['status', '--json'], { cwd: work.dir }).stdout)).toEqual({ run: null });
+    expect(debussy(['history'], { cwd: work.dir }).stdout).toContain('No runs yet');
+    expect(debussy(['history', '--limit', '0'], { cwd: work.dir }).code).toBe(2);
+  });
+});
+
+describe('debussy run prerequisites (nothing starts, nothing changes)', () => {
+  it('a missing claude is exit 3 with the fix', () => {
+    const result = debussy(['run', plan], { cwd: work.dir, env: { PATH: path.dirname(process.execPath) + ':/usr/bin:/bin' } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('"claude" was not found on PATH');
+    expect(existsSync(path.join(work.dir, '.debussy/runs'))).toBe(false);
+  });
+
+  it('tracked uncommitted changes are exit 3 unless --allow-dirty', () => {
+    writeFileSync(path.join(work.dir, 'plans/valid/MASTER_PLAN.md'), `${readFileSync(path.join(work.dir, plan), 'utf8')}\n`);
+    const env = { PATH: `${path.join(REPO_ROOT, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
+    const result = debussy(['run', plan], { cwd: work.dir, env });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('uncommitted changes (plans/valid/MASTER_PLAN.md)');
+    expect(result.stderr).toContain('--allow-dirty');
+    expect(git(work.dir, 'status', '--porcelain')).toBe('M plans/valid/MASTER_PLAN.md');
+  });
+
+  it('outside a git repository auto-commit is exit 3', () => {
+    const bare = tempDir();
+    try {
+      cpSync(VALID_PLAN, path.join(bare.dir, 'plan'), { recursive: true });
+      const env = { PATH: `${path.join(REPO_ROOT, 'node_modules/.bin')}:${process.env.PATH ?? ''}`, GIT_CEILING_DIRECTORIES: path.dirname(bare.dir) };
+      const result = debussy(['run', 'plan/MASTER_PLAN.md'], { cwd: bare.dir, env });
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain('auto-commit needs a git repository');
+      expect(result.stderr).toContain('--no-auto-commit');
+    } finally {
+      bare.cleanup();
+    }
+  });
+});
