@@ -19,7 +19,7 @@ export interface KeyDefinition {
   /** One-line meaning, for docs and --help. */
   description: string;
   /** Which group it belongs to in docs and the generated config file. */
-  group: 'context' | 'limits' | 'git' | 'agent' | 'gates';
+  group: 'context' | 'limits' | 'git' | 'agent' | 'gates' | 'recovery' | 'notify';
 }
 
 export const CONFIG_SCHEMA = {
@@ -91,6 +91,94 @@ export const CONFIG_SCHEMA = {
     kind: 'record', default: {}, group: 'gates',
     description: 'Gate name to shell command, for gates whose plan bullet names no command, e.g. {lint: "npm run lint"}.',
   },
+  update_plan_status: {
+    kind: 'boolean', default: false, group: 'gates',
+    description: "Update the phase's Status cell in MASTER_PLAN.md as phases start and end (nothing else in the file changes).",
+  },
+  notes_sections: {
+    kind: 'string[]', default: [], group: 'gates',
+    description: 'Headings every notes file a phase writes should contain; a missing one is a warning.',
+  },
+  stall_timeout: {
+    kind: 'duration', default: 300_000, min: 1000, flag: '--stall-timeout', group: 'recovery',
+    description: 'A session that sends no event for this long while waiting on the model (no tool running) is ended as stalled.',
+  },
+  fallback_models: {
+    kind: 'string[]', default: [], group: 'recovery',
+    description: 'Models to switch to, in order, when the current one is overloaded or keeps failing.',
+  },
+  fallback_after: {
+    kind: 'integer', default: 2, min: 1, group: 'recovery',
+    description: 'Overloaded (529) sessions in a row before switching to the next fallback model.',
+  },
+  allow_skip: {
+    kind: 'boolean', default: false, group: 'recovery',
+    description: 'When recovery gives up on a phase, skip it (its dependents are skipped too) instead of failing it.',
+  },
+  backoff_base: {
+    kind: 'duration', default: 2000, min: 1, group: 'recovery',
+    description: 'First retry wait; doubles with each failure in a row (with jitter).',
+  },
+  backoff_max: {
+    kind: 'duration', default: 120_000, min: 1, group: 'recovery',
+    description: 'Cap on the computed backoff. A wait the server asks for (retry-after, reset time) may be longer.',
+  },
+  backoff_jitter: {
+    kind: 'string', default: 'full', choices: ['full', 'decorrelated'], group: 'recovery',
+    description: 'Jitter strategy of the backoff.',
+  },
+  max_rate_limit_waits: {
+    kind: 'integer', default: 10, min: 0, group: 'recovery',
+    description: 'Rate-limit waits in a row before giving up on the phase (they do not use max_retries or max_restarts).',
+  },
+  max_wait: {
+    kind: 'duration', default: 21_600_000, min: 1000, group: 'recovery',
+    description: 'Longest single wait accepted; a rate-limit reset further away gives up and says when to resume.',
+  },
+  failure_threshold: {
+    kind: 'integer', default: 5, min: 1, group: 'recovery',
+    description: 'Circuit breaker: failed sessions within monitor_window that open the circuit.',
+  },
+  monitor_window: {
+    kind: 'duration', default: 60_000, min: 1000, group: 'recovery',
+    description: 'Circuit breaker: the window in which failures are counted.',
+  },
+  reset_timeout: {
+    kind: 'duration', default: 30_000, min: 1, group: 'recovery',
+    description: 'Circuit breaker: how long an open circuit waits before trying again (half-open).',
+  },
+  half_open_successes: {
+    kind: 'integer', default: 3, min: 1, group: 'recovery',
+    description: 'Circuit breaker: good sessions while half-open before the circuit closes.',
+  },
+  circuit_max_trips: {
+    kind: 'integer', default: 3, min: 0, group: 'recovery',
+    description: 'The run stops (exit 4) when the circuit opens more than this many times.',
+  },
+  max_crashes: {
+    kind: 'integer', default: 3, min: 0, group: 'recovery',
+    description: 'Agent crashes of one phase allowed within crash_window; one more stops automatic restarts (exit 4).',
+  },
+  crash_window: {
+    kind: 'duration', default: 600_000, min: 1000, group: 'recovery',
+    description: 'The window of the crash-loop limit.',
+  },
+  notify_desktop: {
+    kind: 'boolean', default: true, group: 'notify',
+    description: 'Desktop notification when debussy gives up, where notify-send or osascript is available.',
+  },
+  notify_webhook: {
+    kind: 'string', default: undefined, group: 'notify',
+    description: 'URL that receives a POST when debussy gives up on a phase or a run.',
+  },
+  notify_webhook_format: {
+    kind: 'string', default: 'ntfy', choices: ['ntfy', 'json'], group: 'notify',
+    description: 'Webhook payload: ntfy-style text with Title/Priority/Tags headers, or a generic JSON object.',
+  },
+  notify_webhook_timeout: {
+    kind: 'duration', default: 10_000, min: 100, group: 'notify',
+    description: 'Time limit of the webhook request.',
+  },
 } as const satisfies Record<string, KeyDefinition>;
 
 export type ConfigKey = keyof typeof CONFIG_SCHEMA;
@@ -114,6 +202,28 @@ export interface DebussyConfig {
   api_timeout: number;
   gate_timeout: number;
   gates: Record<string, string>;
+  update_plan_status: boolean;
+  notes_sections: string[];
+  stall_timeout: number;
+  fallback_models: string[];
+  fallback_after: number;
+  allow_skip: boolean;
+  backoff_base: number;
+  backoff_max: number;
+  backoff_jitter: 'full' | 'decorrelated';
+  max_rate_limit_waits: number;
+  max_wait: number;
+  failure_threshold: number;
+  monitor_window: number;
+  reset_timeout: number;
+  half_open_successes: number;
+  circuit_max_trips: number;
+  max_crashes: number;
+  crash_window: number;
+  notify_desktop: boolean;
+  notify_webhook: string | undefined;
+  notify_webhook_format: 'ntfy' | 'json';
+  notify_webhook_timeout: number;
 }
 
 // Compile-time check that the schema and the resolved type name the same keys.

@@ -7,7 +7,7 @@ import { loadProjectConfig } from '../../config/index.js';
 import { StateError, UsageError } from '../../errors/index.js';
 import { runGates } from '../../gates/index.js';
 import { parsePlan, type Plan } from '../../plan/index.js';
-import { appendEvent, lastPlanUsed, recordPhaseMark, type SignalStatus } from '../../state/index.js';
+import { appendEvent, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
 
 interface DoneOptions {
@@ -81,6 +81,7 @@ export default async function doneCommand(options: DoneOptions): Promise<number>
     return 0;
   }
 
+  if (options.plan) recordPlanUsed(root, planPath);
   recordPhaseMark(root, { planPath, phaseId: phase.id, status: options.status, verified, ...(options.reason === undefined ? {} : { reason: options.reason }) });
   const next = options.status === 'completed' ? '; the next `debussy run` skips it' : '';
   process.stdout.write(`debussy: no run is active: phase ${phase.id} of ${plan.name} marked ${options.status}${verified ? ' (gates verified)' : ''}${next}\n`);

@@ -1,0 +1,335 @@
+/**
+ * One run of the claude CLI: spawned with the prompt on stdin, its stdout parsed into events as
+ * it arrives, logged, and stopped gracefully on request. Whatever way it ends, no process of the
+ * session is left behind. It reports what happened; the caller decides what to do about it.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { DebussyError } from '../errors/index.js';
+import { processStartTime } from '../process/identity.js';
+import { type AgentEvent, type ResultEvent } from './agent-events.js';
+import { launchProblem, spawnFailure } from './agent-launch.js';
+import { EventQueue } from './event-queue.js';
+import { readLineBatches } from './line-reader.js';
+import { classifySessionEnd, type SessionOutcome } from './session-outcome.js';
+import { SessionLogs } from './session-logs.js';
+import { SESSION_MARKER_VAR, SessionProcesses } from './session-processes.js';
+import { StopEscalation } from './stop-escalation.js';
+import { createStopGuard, type StopGuard } from './stop-guard.js';
+import { newStreamParseState, parseStreamLine } from './stream-parser.js';
+
+export { buildClaudeArgs } from './claude-args.js';
+export type { SessionOutcome } from './session-outcome.js';
+
+export interface AgentSessionOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  prompt: string;
+  rawLogPath?: string;
+  readableLogPath?: string;
+  /** Each step of SIGINT -> SIGTERM -> SIGKILL, and the grace given to leftover processes. Default 5000. */
+  stopGraceMs?: number;
+  onEvent?: (event: AgentEvent) => void;
+  /**
+   * Add a PreToolUse hook (via `--settings`) that blocks tools once a stop is decided. Default
+   * true; skipped when `args` already has `--settings`. Turn off for commands that are not claude.
+   */
+  stopGuard?: boolean;
+  /** How long a stop waits for a response that is still streaming to finish. Default 30000. */
+  responseDrainMs?: number;
+}
+
+export interface SessionEnd {
+  outcome: SessionOutcome;
+  exitCode: number | null;
+  signal: string | null;
+  result?: ResultEvent;
+  sawResult: boolean;
+  stopRequested: boolean;
+  stopReason?: string;
+  unparsedLines: number;
+  stderrTail: string;
+  lastApiError?: string;
+  durationMs: number;
+  leftoverProcessesKilled: number;
+}
+
+export interface AgentSession {
+  /** 0 when the process could not be started (then `ended` rejects with the reason). */
+  readonly pid: number;
+  readonly startTime: number | undefined;
+  /** Iterable once; throws the start error if the process could not be started. */
+  events(): AsyncIterable<AgentEvent>;
+  /**
+   * Let running tools of the current turn finish, then stop before the next model turn. With
+   * `immediate`, stop now: claude aborts a running tool (for an interrupt or a timeout).
+   */
+  requestStop(reason: string, options?: { immediate?: boolean }): void;
+  /** SIGKILL now, and end every process of the session; resolves once the session has ended. */
+  kill(reason: string): Promise<void>;
+  readonly ended: Promise<SessionEnd>;
+}
+
+const DEFAULT_STOP_GRACE_MS = 5_000;
+const DEFAULT_RESPONSE_DRAIN_MS = 30_000;
+const STDERR_TAIL_CHARS = 4_096;
+// After claude exits, its stdout should close at once; a grandchild holding the pipe must not hang us.
+const STDOUT_AFTER_EXIT_MS = 2_000;
+
+export function startAgentSession(options: AgentSessionOptions): AgentSession {
+  return new ClaudeSession(options);
+}
+
+interface Queued {
+  event: AgentEvent;
+  /** Which request/response of the session the reader was at when this event came. */
+  turn: number;
+}
+
+function noop(): void {}
+
+class ClaudeSession implements AgentSession {
+  readonly pid: number;
+  readonly startTime: number | undefined;
+  readonly ended: Promise<SessionEnd>;
+
+  private readonly options: AgentSessionOptions;
+  private readonly startedAt = Date.now();
+  private readonly graceMs: number;
+  private readonly queue = new EventQueue<Queued>();
+  private readonly state = newStreamParseState();
+  private readonly logs: SessionLogs;
+  private readonly guard: StopGuard | undefined;
+  private readonly processes: SessionProcesses | undefined;
+  private readonly escalation: StopEscalation | undefined;
+  private readerTurn = 0;
+  /** Turn of the last event handed to the events() consumer; undefined while nobody iterates. */
+  private deliveredTurn: number | undefined;
+  /** Turn of the event being handed to onEvent, while that callback runs. */
+  private callbackTurn: number | undefined;
+  private result: ResultEvent | undefined;
+  private lastApiError: string | undefined;
+  private stderrTail = '';
+  private stopRequested = false;
+  private stopReason: string | undefined;
+  /** The turn the caller was at when it asked for a graceful stop. */
+  private stopTurn = 0;
+  private stopSignalled = false;
+  private killRequested = false;
+  private finished = false;
+
+  constructor(options: AgentSessionOptions) {
+    this.options = options;
+    this.graceMs = Math.max(0, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
+    this.logs = new SessionLogs(options.rawLogPath, options.readableLogPath);
+    const marker = randomUUID();
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
+    env[SESSION_MARKER_VAR] = marker;
+
+    const problem = launchProblem(options.command, options.cwd, env.PATH);
+    const useGuard = options.stopGuard !== false && !options.args.includes('--settings');
+    this.guard = problem === undefined && useGuard ? createStopGuard(marker) : undefined;
+    const args = this.guard === undefined ? options.args : [...options.args, '--settings', this.guard.settingsJson];
+    let child: ChildProcessWithoutNullStreams | undefined;
+    let failure: DebussyError | undefined = problem;
+    if (failure === undefined) {
+      try {
+        // Its own process group: a Ctrl-C at the terminal reaches debussy, which stops the session
+        // in order, instead of reaching claude directly.
+        child = spawn(options.command, args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      } catch (error) {
+        failure = spawnFailure(options.command, error);
+      }
+    }
+    this.pid = child?.pid ?? 0;
+    this.startTime = child?.pid === undefined ? undefined : processStartTime(child.pid);
+    if (child === undefined || child.pid === undefined) {
+      this.processes = undefined;
+      this.escalation = undefined;
+      this.ended = this.failToStart(child, failure);
+    } else {
+      this.escalation = new StopEscalation(child, this.graceMs, (text) => this.logs.note(text));
+      this.processes = new SessionProcesses({ pid: child.pid, ...(this.startTime === undefined ? {} : { startTime: this.startTime }) }, marker);
+      this.ended = this.run(child);
+    }
+    this.ended.catch(noop); // the caller may only iterate events(); the error reaches it there
+  }
+
+  events(): AsyncIterable<AgentEvent> {
+    const items = this.queue.iterate();
+    this.deliveredTurn = 0;
+    const events: AsyncIterableIterator<AgentEvent> = {
+      next: async () => {
+        const item = await items.next();
+        if (item.done === true) return { value: undefined, done: true };
+        this.deliveredTurn = item.value.turn;
+        return { value: item.value.event, done: false };
+      },
+      return: async () => {
+        await items.return?.();
+        return { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+    return events;
+  }
+
+  requestStop(reason: string, options: { immediate?: boolean } = {}): void {
+    if (this.finished || this.killRequested) return;
+    if (this.stopRequested) {
+      // A second, more urgent request (an interrupt during a graceful stop) may cut the wait short.
+      if (options.immediate === true) this.sendStop('an immediate stop was requested');
+      return;
+    }
+    this.stopRequested = true;
+    this.stopReason = reason;
+    this.logs.note(`stop requested: ${reason}`);
+    if (options.immediate === true) {
+      this.sendStop('an immediate stop was requested');
+      return;
+    }
+    this.stopTurn = this.callbackTurn ?? this.deliveredTurn ?? this.readerTurn;
+    this.stopWhenTurnIsDone();
+    if (!this.stopSignalled && this.state.responseOpen) {
+      this.escalation?.after(this.options.responseDrainMs ?? DEFAULT_RESPONSE_DRAIN_MS, () => {
+        if (this.state.responseOpen) this.sendStop('the response did not finish in time');
+      });
+    }
+  }
+
+  async kill(reason: string): Promise<void> {
+    if (!this.finished && !this.killRequested && this.escalation !== undefined) {
+      this.killRequested = true;
+      this.logs.note(`kill: ${reason}`);
+      this.escalation.send('SIGKILL');
+    }
+    await this.ended.then(noop, noop);
+  }
+
+  private async failToStart(child: ChildProcessWithoutNullStreams | undefined, failure: DebussyError | undefined): Promise<SessionEnd> {
+    let error = failure;
+    if (error === undefined) {
+      // spawn() returned without a pid: the reason arrives as an 'error' event.
+      const cause = await new Promise<unknown>((resolve) => child?.once('error', resolve) ?? resolve(undefined));
+      error = spawnFailure(this.options.command, cause);
+    }
+    this.finished = true;
+    this.logs.note(`could not start: ${error.message}`);
+    await this.logs.close();
+    this.queue.end({ error });
+    throw error;
+  }
+
+  private async run(child: ChildProcessWithoutNullStreams): Promise<SessionEnd> {
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+    });
+    child.on('error', noop); // a failed kill() after exit; the start itself was checked
+    child.stdin.on('error', noop); // claude may exit before reading all of its stdin
+    child.stdin.end(this.options.prompt);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+    });
+    this.processes?.start();
+
+    let stdoutDone = false;
+    const pumped = this.pump(child).finally(() => (stdoutDone = true));
+    const exit = await exited;
+    this.finished = true;
+    this.escalation?.processExited();
+    this.queue.stopBackpressure();
+    if (!stdoutDone) {
+      const timer = setTimeout(() => child.stdout.destroy(), STDOUT_AFTER_EXIT_MS);
+      await pumped.catch(noop);
+      clearTimeout(timer);
+    }
+    await pumped.catch(noop);
+    this.queue.end();
+
+    const leftoverProcessesKilled = (await this.processes?.terminateLeftovers(this.killRequested ? 0 : this.graceMs)) ?? 0;
+    this.guard?.dispose();
+    const outcome = classifySessionEnd({
+      result: this.result,
+      stopSignalled: this.stopSignalled,
+      killRequested: this.killRequested,
+      apiErrorSeen: this.lastApiError !== undefined,
+    });
+    const end: SessionEnd = {
+      outcome,
+      exitCode: exit.code,
+      signal: exit.signal,
+      ...(this.result === undefined ? {} : { result: this.result }),
+      sawResult: this.result !== undefined,
+      stopRequested: this.stopRequested,
+      ...(this.stopReason === undefined ? {} : { stopReason: this.stopReason }),
+      unparsedLines: this.state.unparsedLines,
+      stderrTail: this.stderrTail,
+      ...(this.lastApiError === undefined ? {} : { lastApiError: this.lastApiError }),
+      durationMs: Date.now() - this.startedAt,
+      leftoverProcessesKilled,
+    };
+    this.logs.note(
+      `session ended: ${outcome} (exit ${exit.code ?? exit.signal ?? '?'}${end.sawResult ? '' : ', no result line'}${leftoverProcessesKilled > 0 ? `, ${leftoverProcessesKilled} leftover processes ended` : ''})`,
+    );
+    await this.logs.close();
+    return end;
+  }
+
+  private async pump(child: ChildProcessWithoutNullStreams): Promise<void> {
+    for await (const lines of readLineBatches(child.stdout)) {
+      let logFull = false;
+      for (const line of lines) {
+        if (!this.logs.rawLine(line)) logFull = true;
+        for (const event of parseStreamLine(line, this.state)) if (!this.handle(event)) logFull = true;
+        this.stopWhenTurnIsDone();
+      }
+      if (logFull) await this.logs.drained();
+      await this.queue.room();
+    }
+  }
+
+  /** Records, logs and hands on one event; false when a log asks the reader to wait. */
+  private handle(event: AgentEvent): boolean {
+    if (event.type === 'request_started' || event.type === 'usage') this.readerTurn += 1;
+    else if (event.type === 'result') this.result = event;
+    else if (event.type === 'api_error') this.lastApiError = `${event.errorType}: ${event.text}`;
+    const logged = this.logs.event(event);
+    this.callbackTurn = this.readerTurn;
+    try {
+      this.options.onEvent?.(event);
+    } catch (error) {
+      // A consumer's bug must not stop the reading: claude would block on a full pipe.
+      this.logs.note(`onEvent threw: ${String(error)}`);
+    } finally {
+      this.callbackTurn = undefined;
+    }
+    this.queue.push({ event, turn: this.readerTurn });
+    return logged;
+  }
+
+  /** A graceful stop goes out once the turn it was asked in is done, and never later. */
+  private stopWhenTurnIsDone(): void {
+    if (!this.stopRequested || this.stopSignalled || this.finished) return;
+    if (this.readerTurn > this.stopTurn) {
+      // A new request or response began (the caller may have been behind the stream): whatever
+      // runs now is work of a later turn.
+      this.sendStop('a turn after the one that asked for the stop has begun');
+    } else if (this.state.pendingToolUseIds.size === 0 && !this.state.responseOpen) {
+      this.sendStop('no tool of the turn is running');
+    }
+  }
+
+  private sendStop(why: string): void {
+    if (this.stopSignalled || this.finished) return;
+    this.stopSignalled = true;
+    this.guard?.arm();
+    this.logs.note(`stopping (${why}): SIGINT`);
+    this.escalation?.start();
+  }
+}

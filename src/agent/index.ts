@@ -1,0 +1,9 @@
+export type { AgentEvent, AgentEventType, ResultEvent } from './agent-events.js';
+export { parseStreamLine, newStreamParseState, type StreamParseState } from './stream-parser.js';
+export { summarizeToolUse } from './tool-summary.js';
+export { buildClaudeArgs, CLAUDE_STREAM_FLAGS } from './claude-args.js';
+export { classifySessionEnd, type SessionOutcome, type SessionEndFacts } from './session-outcome.js';
+export { formatEventLine } from './session-logs.js';
+export { readLineBatches } from './line-reader.js';
+export { SESSION_MARKER_VAR } from './session-processes.js';
+export { startAgentSession, type AgentSession, type AgentSessionOptions, type SessionEnd } from './agent-session.js';

@@ -1,0 +1,123 @@
+/**
+ * A session's two logs: the raw stream (every stdout line as received, for replay and debugging)
+ * and a readable log (one condensed line per event). Both are append streams; a slow disk makes
+ * the reader wait (`drained`) instead of buffering the session in memory. A log that cannot be
+ * written is given up on, never fatal to the session.
+ */
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import path from 'node:path';
+import type { AgentEvent } from './agent-events.js';
+
+const MAX_TEXT = 300;
+
+function oneLine(text: string, max = MAX_TEXT): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
+}
+
+/** One line for people; pure. */
+export function formatEventLine(event: AgentEvent): string {
+  switch (event.type) {
+    case 'init':
+      return `session ${event.sessionId} started: model ${event.model}${event.version === undefined ? '' : `, claude ${event.version}`}${event.cwd === undefined ? '' : `, cwd ${event.cwd}`}`;
+    case 'request_started':
+      return 'request sent to the API';
+    case 'usage':
+      return `context ${event.contextTokens} tokens (input ${event.inputTokens}, cache read ${event.cacheReadTokens}, cache write ${event.cacheCreationTokens}) ${event.messageId}`;
+    case 'assistant_text':
+      return `${event.parentToolUseId === undefined ? '' : '[subagent] '}says: ${oneLine(event.text)}`;
+    case 'tool_start':
+      return `${event.parentToolUseId === undefined ? '' : '[subagent] '}tool ${event.summary} (${event.toolUseId})`;
+    case 'tool_result':
+      return `${event.isError ? 'tool error' : 'tool done'} (${event.toolUseId}): ${oneLine(event.text, 160)}`;
+    case 'api_error':
+      return `API error ${event.errorType}: ${oneLine(event.text)}`;
+    case 'api_retry':
+      return `API retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs)} ms (status ${event.errorStatus ?? 'none'})`;
+    case 'model_fallback':
+      return `model fallback ${event.from ?? '?'} -> ${event.to ?? '?'}`;
+    case 'compaction':
+      return event.stage === 'started'
+        ? 'compaction started'
+        : `compacted ${event.preTokens ?? '?'} -> ${event.postTokens ?? '?'} tokens`;
+    case 'result':
+      return `result ${event.subtype}${event.isError ? ' (error)' : ''}${event.terminalReason === undefined ? '' : ` ${event.terminalReason}`}${event.apiErrorStatus == null ? '' : ` status ${event.apiErrorStatus}`}: turns ${event.numTurns ?? '?'}, cost $${event.costUsd.toFixed(4)}${event.text === undefined ? '' : `, ${oneLine(event.text, 200)}`}`;
+    case 'unparsed_line':
+      return `unparsed line ${event.lineNumber} (${event.reason}): ${oneLine(event.preview, 120)}`;
+  }
+}
+
+class AppendLog {
+  private stream: WriteStream | undefined;
+
+  constructor(file: string | undefined) {
+    if (file === undefined) return;
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      this.stream = createWriteStream(file, { flags: 'a' });
+      this.stream.on('error', () => {
+        // Logging is a convenience: a full disk or a vanished folder must not end the session.
+        this.stream = undefined;
+      });
+    } catch {
+      this.stream = undefined;
+    }
+  }
+
+  /** False when the caller should wait for `drained()` before writing more. */
+  write(text: string): boolean {
+    return this.stream === undefined ? true : this.stream.write(text);
+  }
+
+  drained(): Promise<void> {
+    const stream = this.stream;
+    if (stream === undefined || !stream.writableNeedDrain) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        stream.off('drain', done);
+        stream.off('close', done);
+        resolve();
+      };
+      stream.on('drain', done);
+      stream.on('close', done);
+    });
+  }
+
+  close(): Promise<void> {
+    const stream = this.stream;
+    this.stream = undefined;
+    if (stream === undefined) return Promise.resolve();
+    return new Promise((resolve) => stream.end(() => resolve()));
+  }
+}
+
+export class SessionLogs {
+  private readonly raw: AppendLog;
+  private readonly readable: AppendLog;
+
+  constructor(rawLogPath: string | undefined, readableLogPath: string | undefined) {
+    this.raw = new AppendLog(rawLogPath);
+    this.readable = new AppendLog(readableLogPath);
+  }
+
+  rawLine(line: string): boolean {
+    return this.raw.write(`${line}\n`);
+  }
+
+  event(event: AgentEvent): boolean {
+    return this.note(formatEventLine(event));
+  }
+
+  /** A line of the runner's own (stop requested, signals sent, leftovers ended). */
+  note(text: string): boolean {
+    return this.readable.write(`${new Date().toISOString()} ${text}\n`);
+  }
+
+  async drained(): Promise<void> {
+    await Promise.all([this.raw.drained(), this.readable.drained()]);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.raw.close(), this.readable.close()]);
+  }
+}

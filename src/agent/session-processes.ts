@@ -1,0 +1,47 @@
+/**
+ * Keeps track of every process of one session so none outlives it. Descendants are snapshotted
+ * while the session runs (cheap: one pass over /proc); at the end, everything still alive that was
+ * seen, or that carries the session's marker variable, is terminated.
+ */
+import { isProcessAlive } from '../process/identity.js';
+import { findSessionProcesses, terminateProcesses, type ProcessRef } from '../process/tree.js';
+
+export const SESSION_MARKER_VAR = 'DEBUSSY_SESSION_MARKER';
+const SNAPSHOT_INTERVAL_MS = 1_000;
+
+export class SessionProcesses {
+  private readonly seen = new Map<number, ProcessRef>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly root: ProcessRef,
+    private readonly marker: string,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.snapshot(), SNAPSHOT_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  snapshot(): void {
+    // Parent links only mean something while the root is the process we started.
+    if (!isProcessAlive(this.root.pid, this.root.startTime)) return;
+    for (const ref of findSessionProcesses(this.root.pid)) this.seen.set(ref.pid, ref);
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Terminates whatever of the session is left (the root excluded); resolves with how many. */
+  async terminateLeftovers(graceMs: number): Promise<number> {
+    this.stop();
+    const rootAlive = isProcessAlive(this.root.pid, this.root.startTime);
+    const now = findSessionProcesses(rootAlive ? this.root.pid : -1, { name: SESSION_MARKER_VAR, value: this.marker });
+    for (const ref of now) this.seen.set(ref.pid, ref);
+    const alive = [...this.seen.values()].filter((ref) => ref.pid !== this.root.pid && isProcessAlive(ref.pid, ref.startTime));
+    this.seen.clear();
+    return alive.length === 0 ? 0 : terminateProcesses(alive, graceMs);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * One line that says what a tool call does, for people: "Bash: npm test", "Edit: src/x.ts".
+ * Pure; paths under the session's cwd are shown relative to it.
+ */
+import path from 'node:path';
+import { isRecord, stringField, arrayField, type JsonRecord } from './json-fields.js';
+
+const MAX_DETAIL = 120;
+
+function oneLine(text: string): string {
+  const line = text.trim().replace(/\s+/g, ' ');
+  return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 3)}...` : line;
+}
+
+function shownPath(file: string, cwd: string | undefined): string {
+  if (cwd === undefined || !path.isAbsolute(file)) return file;
+  const relative = path.relative(cwd, file);
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+}
+
+function detailOf(name: string, input: JsonRecord, cwd: string | undefined): string | undefined {
+  const file = stringField(input, 'file_path') ?? stringField(input, 'notebook_path');
+  switch (name) {
+    case 'Bash':
+      return stringField(input, 'command');
+    case 'Read':
+    case 'Write':
+    case 'Edit':
+    case 'MultiEdit':
+    case 'NotebookEdit':
+      return file === undefined ? undefined : shownPath(file, cwd);
+    case 'Glob':
+    case 'Grep': {
+      const pattern = stringField(input, 'pattern');
+      const where = stringField(input, 'path');
+      if (pattern === undefined) return undefined;
+      return where === undefined ? pattern : `${pattern} in ${shownPath(where, cwd)}`;
+    }
+    case 'WebFetch':
+      return stringField(input, 'url');
+    case 'WebSearch':
+      return stringField(input, 'query');
+    case 'Task':
+    case 'Agent':
+      return stringField(input, 'description') ?? stringField(input, 'prompt');
+    case 'TodoWrite': {
+      const todos = arrayField(input, 'todos');
+      return todos === undefined ? undefined : `${todos.length} todo${todos.length === 1 ? '' : 's'}`;
+    }
+    default:
+      break;
+  }
+  if (file !== undefined) return shownPath(file, cwd);
+  // Unknown (or MCP) tools: the first string argument usually says the most.
+  for (const value of Object.values(input)) {
+    if (typeof value === 'string' && value.trim() !== '') return value;
+  }
+  return undefined;
+}
+
+export function summarizeToolUse(name: string, input: unknown, cwd?: string): string {
+  const detail = isRecord(input) ? detailOf(name, input, cwd) : undefined;
+  return detail === undefined || detail.trim() === '' ? name : `${name}: ${oneLine(detail)}`;
+}

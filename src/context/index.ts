@@ -1,0 +1,3 @@
+export { contextWindowFor } from './context-window.js';
+export { countTokens, estimateTokens } from './token-count.js';
+export { ContextMonitor, type ContextSnapshot, type ContextCrossing, type ContextMonitorOptions } from './context-monitor.js';
