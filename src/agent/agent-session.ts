@@ -60,6 +60,8 @@ export interface AgentSession {
   /** 0 when the process could not be started (then `ended` rejects with the reason). */
   readonly pid: number;
   readonly startTime: number | undefined;
+  /** Value of DEBUSSY_SESSION_MARKER in the session's environment: finds its processes after a crash. */
+  readonly marker: string;
   /** Iterable once; throws the start error if the process could not be started. */
   events(): AsyncIterable<AgentEvent>;
   /**
@@ -92,6 +94,7 @@ function noop(): void {}
 
 class ClaudeSession implements AgentSession {
   readonly pid: number;
+  readonly marker: string;
   readonly startTime: number | undefined;
   readonly ended: Promise<SessionEnd>;
 
@@ -125,6 +128,7 @@ class ClaudeSession implements AgentSession {
     this.graceMs = Math.max(0, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
     this.logs = new SessionLogs(options.rawLogPath, options.readableLogPath);
     const marker = randomUUID();
+    this.marker = marker;
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
     env[SESSION_MARKER_VAR] = marker;

@@ -3,7 +3,7 @@ import { GitError } from '../errors/index.js';
 import { gitPath, headSha, isGitRepo } from './repo.js';
 import { restoreIndex, snapshotIndex, type IndexSnapshot } from './index-snapshot.js';
 import { firstLines, gitStdout, runGit, splitNul, type GitOutput } from './run-git.js';
-import { scopePathspecs } from './run-data.js';
+import { DEBUSSY_RUN_DATA_PATHS, excludePathspecs } from './run-data.js';
 
 export interface CommitResult {
   committed: boolean;
@@ -37,7 +37,10 @@ export async function commitAll(root: string, message: string, options: { exclud
   }
   const snapshot = await snapshotIndex(root);
 
-  const add = await runGit(root, ['add', '--all', '--', ...scopePathspecs(options.exclude)]);
+  // `git add` exits 1 when an exclude pathspec names a path the project already ignores, so only
+  // the excludes that .gitignore does not cover are passed.
+  const excludes = await notIgnored(root, [...DEBUSSY_RUN_DATA_PATHS, ...(options.exclude ?? [])]);
+  const add = await runGit(root, ['add', '--all', '--', '.', ...excludePathspecs(excludes)]);
   if (add.exitCode !== 0) return failed(snapshot, 'error', add);
 
   const anythingStaged = await runGit(root, ['diff', '--cached', '--quiet']);
@@ -93,4 +96,15 @@ async function hasCommitHook(root: string): Promise<boolean> {
 async function filesInCommit(root: string, sha: string): Promise<string[]> {
   const output = await gitStdout(root, ['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', '--no-renames', '--relative', sha]);
   return splitNul(output);
+}
+
+/** The paths among `paths` that git does not ignore (existing or not). */
+async function notIgnored(root: string, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const check = await runGit(root, ['check-ignore', '--no-index', '--', ...paths]);
+  // Exit 1: none ignored; 0: some ignored (listed); anything else: be safe and exclude them all.
+  if (check.exitCode === 1) return [...paths];
+  if (check.exitCode !== 0) return [...paths];
+  const ignored = new Set(check.stdout.split('\n').filter((line) => line !== ''));
+  return paths.filter((path) => !ignored.has(path));
 }

@@ -10,7 +10,7 @@ export interface NextStepInput {
   /** The completion signal recorded for this attempt, if any. */
   signal: { status: SignalStatus; reason?: string } | undefined;
   outcome: SessionOutcome;
-  stoppedBy: 'context' | 'timeout' | 'interrupt' | undefined;
+  stoppedBy: 'context' | 'timeout' | 'stall' | 'interrupt' | undefined;
   /** The figure that made debussy stop it, e.g. "context at 82.0% (threshold 80%)". */
   crossingText: string | undefined;
   restarts: number;
@@ -57,6 +57,9 @@ export function decideNextStep(input: NextStepInput): NextStep {
       reason: `phase ${input.phaseId} reached ${figure} again after ${input.restarts} restart(s) (max_restarts ${input.maxRestarts})`,
       hint: 'Split the phase into smaller phases, or raise --max-restarts or --context-threshold.',
     };
+  }
+  if (input.stoppedBy === 'stall') {
+    return retryOrFail(input, 'the session stalled (no event while waiting on the model)', 'Check the API service status; raise stall_timeout if the model is just slow.');
   }
   if (input.stoppedBy === 'timeout') {
     return retryOrFail(input, 'the session reached session_timeout', 'Raise session_timeout, or split the phase.');

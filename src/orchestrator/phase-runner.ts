@@ -100,7 +100,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         model: config.model, claudeCommand: config.claude_command, claudeArgs: config.claude_args, cwd: ctx.root, env,
         logDir: path.join(ctx.runDir, 'sessions'), thresholdPercent: config.context_threshold, toolCallThreshold: config.tool_call_threshold,
         contextWindow: config.context_window, stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
-        sessionTimeoutMs: config.session_timeout, signal: ctx.interrupt, forceStop: ctx.forceStop,
+        sessionTimeoutMs: config.session_timeout, stallTimeoutMs: config.stall_timeout, signal: ctx.interrupt, forceStop: ctx.forceStop,
       },
       recorder,
       ctx.reporter,

@@ -29,17 +29,21 @@ export interface SessionRequest {
   stopOnCrossing: boolean;
   stopGraceMs: number;
   sessionTimeoutMs: number | undefined;
+  /** No event for this long while no tool runs: the session is stalled. */
+  stallTimeoutMs: number;
   /** Aborted when the user interrupts the run: stop gracefully. */
   signal: AbortSignal;
   /** Aborted on a second interrupt: kill now. */
   forceStop: AbortSignal;
 }
 
+export type StopCause = 'context' | 'timeout' | 'stall' | 'interrupt';
+
 export interface SessionReport {
   end: SessionEnd;
   crossing: ContextCrossing | undefined;
   /** Why debussy stopped it, if it did. */
-  stoppedBy: 'context' | 'timeout' | 'interrupt' | undefined;
+  stoppedBy: StopCause | undefined;
   snapshot: ContextSnapshot;
   sessionId: string | undefined;
   model: string | undefined;
@@ -74,11 +78,13 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   let model = request.model;
   const lastActivity: string[] = [];
 
-  const stop = (by: NonNullable<SessionReport['stoppedBy']>, reason: string) => {
+  // A context stop lets the running tool finish (graceful); an interrupt, a timeout or a stall
+  // stops now, and claude ends the running tool.
+  const stop = (by: StopCause, reason: string) => {
     if (!session || stoppedBy) return;
     stoppedBy = by;
     recorder.record({ type: 'stop_requested', phaseId: request.phaseId, sessionIndex: request.sessionIndex, reason });
-    session.requestStop(reason);
+    session.requestStop(reason, { immediate: by !== 'context' });
   };
 
   const monitor = new ContextMonitor({
@@ -124,6 +130,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     attemptId: request.attemptId,
     sessionIndex: request.sessionIndex,
     agentPid: session.pid,
+    marker: session.marker,
     ...(session.startTime === undefined ? {} : { agentStartTime: session.startTime }),
     ...(request.model === undefined ? {} : { model: request.model }),
     promptChars: request.prompt.length,
@@ -141,16 +148,30 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   if (request.forceStop.aborted) onForce();
   let timeoutTimer: NodeJS.Timeout | undefined;
   let killTimer: NodeJS.Timeout | undefined;
+  const stopHard = (by: StopCause, reason: string) => {
+    if (stoppedBy) return;
+    stop(by, reason);
+    // A session that ignores the stop must not hold the run forever.
+    killTimer = setTimeout(() => void session?.kill(`${reason}: the session did not stop in time`), request.stopGraceMs * 3);
+  };
   if (request.sessionTimeoutMs !== undefined) {
-    timeoutTimer = setTimeout(() => {
-      stop('timeout', `session timeout (${Math.round((request.sessionTimeoutMs ?? 0) / 1000)} s) reached`);
-      // A hung tool must not hold the stop forever.
-      killTimer = setTimeout(() => void session?.kill('session timeout: the session did not stop in time'), request.stopGraceMs * 3);
-    }, request.sessionTimeoutMs);
+    timeoutTimer = setTimeout(() => stopHard('timeout', `session timeout (${Math.round((request.sessionTimeoutMs ?? 0) / 1000)} s) reached`), request.sessionTimeoutMs);
   }
+  // The stall watchdog: the CLI itself waits 300 s on a stream that stopped after its headers.
+  // A running tool may be silent for long, so only time spent waiting on the model counts.
+  let toolsRunning = 0;
+  let lastEventAt = Date.now();
+  const stallCheck = setInterval(() => {
+    if (toolsRunning === 0 && Date.now() - lastEventAt >= request.stallTimeoutMs) {
+      stopHard('stall', `no event from the session for ${Math.round(request.stallTimeoutMs / 1000)} s while waiting on the model`);
+    }
+  }, Math.min(1000, Math.max(50, Math.floor(request.stallTimeoutMs / 4))));
 
   try {
     for await (const event of session.events()) {
+      lastEventAt = Date.now();
+      if (event.type === 'tool_start' && event.parentToolUseId === undefined) toolsRunning += 1;
+      if (event.type === 'tool_result' && event.parentToolUseId === undefined) toolsRunning = Math.max(0, toolsRunning - 1);
       monitor.observe(event);
       if (event.type === 'init') {
         sessionId = event.sessionId;
@@ -167,6 +188,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     request.signal.removeEventListener('abort', onAbort);
     request.forceStop.removeEventListener('abort', onForce);
     if (timeoutTimer) clearTimeout(timeoutTimer);
+    clearInterval(stallCheck);
   }
   const end = await session.ended;
   if (killTimer) clearTimeout(killTimer);

@@ -119,6 +119,21 @@ describe('commitAll', () => {
     expect(await commitAll(root, 'again')).toMatchObject({ committed: false, reason: 'nothing-to-commit' });
   });
 
+  it('commits when the project already ignores the run data (as `debussy init` sets it up)', async () => {
+    const { root } = await repo({ files: { '.gitignore': '.debussy/runs/\n.debussy/run.lock\n.debussy/project.ndjson\n' } });
+    await writeFiles(root, {
+      '.debussy/runs/20250101-1/journal.ndjson': '{}\n',
+      '.debussy/run.lock': '{"pid":1}\n',
+      '.debussy/project.ndjson': '{}\n',
+      'work.txt': 'work\n',
+    });
+
+    const result = await commitAll(root, 'work');
+
+    expect(result).toMatchObject({ committed: true, files: ['work.txt'] });
+    expect((await workingTreeStatus(root)).clean).toBe(true);
+  });
+
   it('leaves out the extra paths it is told to exclude', async () => {
     const { root } = await repo();
     await writeFiles(root, { 'notes/private.md': 'secret\n', 'code.ts': 'code\n' });

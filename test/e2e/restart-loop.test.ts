@@ -1,0 +1,171 @@
+/**
+ * Issue 3 acceptance, through the real claude CLI against the scripted server: context crossing,
+ * graceful stop, auto-commit, checkpoint restart, one-shot mode, limits, and the tool-call fallback.
+ */
+import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { firstUserText, type RecordedRequest } from '../support/scripted-api.js';
+import { E2EProject, eventsOf } from './e2e-project.js';
+import { bash, done, scriptBySession, sessionKind, write } from './session-script.js';
+
+const CROSSING_USAGE = { input_tokens: 165_000 }; // 82.5% of sonnet's 200,000-token window
+
+function restartScript(options: { checkpointCrossesToo?: boolean } = {}): ReturnType<typeof scriptBySession> {
+  return scriptBySession({
+    fresh: [
+      bash('debussy progress --phase 1 --message "wrote part one"'),
+      write('part1.txt', 'part one\n', { usage: CROSSING_USAGE }),
+      bash('touch after-crossing.txt', { latencyMs: 1500 }),
+      bash('debussy done --phase 1'),
+      done(),
+    ],
+    checkpoint: options.checkpointCrossesToo
+      ? [write('part2.txt', 'part two\n', { usage: CROSSING_USAGE }), bash('touch after-crossing-2.txt', { latencyMs: 1500 }), bash('debussy done --phase 1'), done()]
+      : [bash('debussy done --phase 1'), done()],
+  });
+}
+
+let project: E2EProject | undefined;
+afterEach(async () => {
+  await project?.dispose();
+  project = undefined;
+});
+
+function mainOf(kind: string): RecordedRequest[] {
+  return (project?.api.mainRequests() ?? []).filter((r) => sessionKind(r) === kind);
+}
+
+describe('a phase under the threshold', () => {
+  it('runs one session; claude itself runs `debussy done`; exit 0, completed', async () => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'Only phase' }], script: scriptBySession({ fresh: [write('a.txt', 'a\n'), bash('debussy done --phase 1'), done()] }) });
+    const result = await project.run(['run', project.planArg]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const events = await project.journal();
+    expect(eventsOf(events, 'session_started')).toHaveLength(1);
+    expect(eventsOf(events, 'signal')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
+    expect(eventsOf(events, 'phase_ended')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
+    expect(eventsOf(events, 'run_ended')).toMatchObject([{ status: 'completed', exitCode: 0 }]);
+    expect((await project.git('log', '-1', '--format=%s')).trim()).toBe('debussy: phase 1 Only phase completed');
+    expect(await project.git('show', '--name-only', '--format=', 'HEAD')).toContain('a.txt');
+    const status = await project.run(['status', '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ run: { status: 'completed', phases: { '1': { status: 'completed', attempts: 1, restarts: 0 } } } });
+  });
+});
+
+describe('crossing the context threshold', () => {
+  it('stops before the next model turn, commits, restarts with the checkpoint, completes', async () => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'Restart me', gates: [{ name: 'part1', command: 'test -f part1.txt' }] }], script: restartScript() });
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+
+    // The crossing turn's tool ran; nothing after it did.
+    expect(existsSync(path.join(project.dir, 'part1.txt'))).toBe(true);
+    expect(existsSync(path.join(project.dir, 'after-crossing.txt'))).toBe(false);
+    const fresh = mainOf('fresh');
+    const afterCrossing = fresh.slice(2);
+    for (const req of afterCrossing) expect(req.aborted, 'a request after the crossing must be aborted').toBe(true);
+
+    const events = await project.journal();
+    expect(eventsOf(events, 'context_crossed')).toMatchObject([{ phaseId: '1', trigger: 'context', threshold: 80, stopping: true }]);
+    expect(eventsOf(events, 'context_crossed')[0]?.percent).toBeGreaterThanOrEqual(80);
+    expect(eventsOf(events, 'restart')).toMatchObject([{ phaseId: '1', restart: 1, maxRestarts: 3 }]);
+    const checkpointCommit = eventsOf(events, 'commit').find((c) => c.purpose === 'checkpoint');
+    expect(checkpointCommit).toBeDefined();
+    const committed = execFileSync('git', ['show', '--name-only', '--format=%s', checkpointCommit?.sha ?? 'HEAD'], { cwd: project.dir, encoding: 'utf8' });
+    expect(committed).toContain('part1.txt');
+    expect(committed).toMatch(/checkpoint phase 1 \(restart 1\/3, context 8\d%\)/);
+
+    const restarted = mainOf('checkpoint')[0];
+    expect(restarted).toBeDefined();
+    const prompt = firstUserText(restarted as RecordedRequest);
+    expect(prompt.startsWith('# debussy checkpoint: continuing phase 1')).toBe(true);
+    expect(prompt).toContain('wrote part one');
+    expect(prompt).toContain('part1.txt');
+    expect(prompt.indexOf('# debussy checkpoint')).toBeLessThan(prompt.indexOf('You are executing phase 1'));
+
+    expect(eventsOf(events, 'session_started')).toHaveLength(2);
+    expect(eventsOf(events, 'phase_ended')).toMatchObject([{ status: 'completed' }]);
+    const status = JSON.parse((await project.run(['status', '--json'])).stdout) as { run: { phases: Record<string, { restarts: number; commits: unknown[]; sessions: { peakContextPercent: number }[] }> } };
+    expect(status.run.phases['1']?.restarts).toBe(1);
+    expect(status.run.phases['1']?.commits.length).toBe(1); // the checkpoint; the second session changed nothing
+    expect(status.run.phases['1']?.sessions[0]?.peakContextPercent).toBeGreaterThanOrEqual(80);
+  });
+
+  it('with --context-threshold 90 does not restart', async () => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'No restart' }], script: restartScript() });
+    const result = await project.run(['run', project.planArg, '--context-threshold', '90']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const events = await project.journal();
+    expect(eventsOf(events, 'context_crossed')).toHaveLength(0);
+    expect(eventsOf(events, 'session_started')).toHaveLength(1);
+    expect(existsSync(path.join(project.dir, 'after-crossing.txt'))).toBe(true);
+  });
+
+  it('with --max-restarts 0 (one-shot) reports the crossing and does not stop', async () => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'One shot' }], script: restartScript() });
+    const result = await project.run(['run', project.planArg, '--max-restarts', '0']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const events = await project.journal();
+    expect(eventsOf(events, 'context_crossed')).toMatchObject([{ stopping: false }]);
+    expect(eventsOf(events, 'stop_requested')).toHaveLength(0);
+    expect(eventsOf(events, 'session_started')).toHaveLength(1);
+    expect(existsSync(path.join(project.dir, 'after-crossing.txt'))).toBe(true);
+    expect(result.stdout).toContain('one-shot mode: running on');
+  });
+
+  it('fails the phase with a clear message when max restarts are exceeded', async () => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'Too big' }], script: restartScript({ checkpointCrossesToo: true }) });
+    const result = await project.run(['run', project.planArg, '--max-restarts', '1']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('after 1 restart(s) (max_restarts 1)');
+    expect(result.stdout).toContain('Split the phase into smaller phases, or raise --max-restarts or --context-threshold.');
+    const events = await project.journal();
+    expect(eventsOf(events, 'restart')).toHaveLength(1);
+    expect(eventsOf(events, 'phase_ended')).toMatchObject([{ status: 'failed' }]);
+    expect(eventsOf(events, 'run_ended')).toMatchObject([{ status: 'failed', exitCode: 1 }]);
+    // Nothing lost: the work of both sessions is in git or the working tree.
+    expect(existsSync(path.join(project.dir, 'part2.txt'))).toBe(true);
+  });
+});
+
+describe('the tool-call fallback and flag precedence', () => {
+  it('restarts after tool_call_threshold tool calls; the flag overrides the config file', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Many tools' }],
+      config: { tool_call_threshold: 50, context_threshold: 95 },
+      script: scriptBySession({
+        fresh: [bash('echo one'), bash('echo two'), bash('touch third-tool.txt', { latencyMs: 1500 }), done()],
+        checkpoint: [bash('debussy done --phase 1'), done()],
+      }),
+    });
+    const result = await project.run(['run', project.planArg, '--tool-call-threshold', '2']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const events = await project.journal();
+    expect(eventsOf(events, 'context_crossed')).toMatchObject([{ trigger: 'tool_calls', toolCalls: 2, threshold: 2 }]);
+    expect(eventsOf(events, 'restart')).toHaveLength(1);
+    expect(existsSync(path.join(project.dir, 'third-tool.txt'))).toBe(false);
+    expect(eventsOf(events, 'run_started')[0]?.options).toMatchObject({ tool_call_threshold: 2, context_threshold: 95 });
+  });
+});
+
+describe('stopping while a tool runs', () => {
+  it('a session stopped during Bash `sleep` (session timeout) leaves no sleep process behind', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Sleepy' }],
+      config: { stop_grace: '1s', session_timeout: '4s', max_retries: 1 },
+      script: scriptBySession({
+        fresh: [bash('sleep 37'), done()],
+        checkpoint: [bash('debussy done --phase 1'), done()],
+      }),
+    });
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const events = await project.journal();
+    expect(eventsOf(events, 'stop_requested')[0]?.reason).toContain('session timeout');
+    const ps = execFileSync('ps', ['-eo', 'pid,stat,args'], { encoding: 'utf8' });
+    expect(ps.split('\n').filter((line) => /\bsleep 37\b/.test(line) && !/ Z/.test(line))).toEqual([]);
+  });
+});
