@@ -73,7 +73,6 @@ function describe(event: AgentEvent): string | undefined {
 export async function runSession(request: SessionRequest, recorder: RunRecorder, reporter: Required<Reporter>): Promise<SessionReport> {
   let crossing: ContextCrossing | undefined;
   let stoppedBy: SessionReport['stoppedBy'];
-  let session: AgentSession | undefined;
   let sessionId: string | undefined;
   let model = request.model;
   const lastActivity: string[] = [];
@@ -81,7 +80,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   // A context stop lets the running tool finish (graceful); an interrupt, a timeout or a stall
   // stops now, and claude ends the running tool.
   const stop = (by: StopCause, reason: string) => {
-    if (!session || stoppedBy) return;
+    if (stoppedBy) return;
     stoppedBy = by;
     recorder.record({ type: 'stop_requested', phaseId: request.phaseId, sessionIndex: request.sessionIndex, reason });
     session.requestStop(reason, { immediate: by !== 'context' });
@@ -113,7 +112,8 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   });
 
   const base = `${request.phaseId}-${String(request.sessionIndex).padStart(2, '0')}`.replace(/[^\w.-]/g, '_');
-  session = startAgentSession({
+  // The callbacks above run only once events flow, after this assignment.
+  const session: AgentSession = startAgentSession({
     command: request.claudeCommand,
     args: buildClaudeArgs({ ...(request.model === undefined ? {} : { model: request.model }), extraArgs: request.claudeArgs, ...(request.resumeSessionId === undefined ? {} : { resumeSessionId: request.resumeSessionId }) }),
     cwd: request.cwd,
@@ -140,7 +140,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   const onAbort = () => stop('interrupt', 'interrupted by the user');
   const onForce = () => {
     stoppedBy ??= 'interrupt';
-    void session?.kill('interrupted twice: ending the session now');
+    void session.kill('interrupted twice: ending the session now');
   };
   request.signal.addEventListener('abort', onAbort, { once: true });
   request.forceStop.addEventListener('abort', onForce, { once: true });
@@ -152,7 +152,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     if (stoppedBy) return;
     stop(by, reason);
     // A session that ignores the stop must not hold the run forever.
-    killTimer = setTimeout(() => void session?.kill(`${reason}: the session did not stop in time`), request.stopGraceMs * 3);
+    killTimer = setTimeout(() => void session.kill(`${reason}: the session did not stop in time`), request.stopGraceMs * 3);
   };
   if (request.sessionTimeoutMs !== undefined) {
     timeoutTimer = setTimeout(() => stopHard('timeout', `session timeout (${Math.round((request.sessionTimeoutMs ?? 0) / 1000)} s) reached`), request.sessionTimeoutMs);
