@@ -13,7 +13,9 @@ import { buildPhasePrompt, buildReminderPrompt, buildRemediationPrompt } from '.
 import type { AttemptKind, PhaseState } from '../state/index.js';
 import { buildAgentEnv } from './agent-environment.js';
 import { decideNextStep, type NextStep } from './next-step.js';
+import { checkNotes } from './notes-check.js';
 import { commitPhaseWork } from './phase-commits.js';
+import { markPlanStatus } from './plan-status.js';
 import type { PhaseCarry, PhaseContext, PhaseResult } from './phase-context.js';
 import { runSession, type SessionReport } from './session-runner.js';
 
@@ -37,16 +39,11 @@ function crossingText(report: SessionReport): string | undefined {
   return `context at ${hit.percent.toFixed(1)}%${window} (threshold ${hit.thresholdPercent}%)`;
 }
 
-function missingNotes(ctx: PhaseContext, phase: Phase, exists: (file: string) => boolean): string[] {
-  return (phase.file?.notesToWrite ?? [])
-    .filter((note) => !exists(path.resolve(ctx.root, note)))
-    .map((note) => `the notes file ${note} that the phase must write does not exist`);
-}
-
-export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarry, fileExists: (file: string) => boolean): Promise<PhaseResult> {
+export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarry): Promise<PhaseResult> {
   const { config, recorder } = ctx;
   const baseSha = carry.baseSha ?? (ctx.useGit ? await headSha(ctx.root) : undefined);
   recorder.record({ type: 'phase_started', phaseId: phase.id, title: phase.title, ...(baseSha === undefined ? {} : { baseSha }) });
+  await markPlanStatus(ctx, phase.id, 'in_progress');
 
   const phasePrompt = buildPhasePrompt({ plan: ctx.plan, phase, projectRoot: ctx.root });
   const oneShot = config.max_restarts === 0 || config.context_threshold >= 100;
@@ -79,6 +76,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   }
 
   const finish = async (result: PhaseResult): Promise<PhaseResult> => {
+    if (result.status !== 'interrupted') await markPlanStatus(ctx, phase.id, result.status);
     if (result.status === 'failed' && config.commit_on_failure) {
       await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_failed', reason: result.reason });
     }
@@ -155,10 +153,18 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       }
       case 'verify': {
         const outcomes = await verify(ctx, phase, attempt.id);
-        const problems = missingNotes(ctx, phase, fileExists);
+        const notes = await checkNotes(ctx.root, phase, config.notes_sections);
+        for (const warning of notes.missingSections) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: warning });
+        const problems = notes.missingFiles;
         const failed = outcomes.filter((o) => !o.passed);
+        if (failed.length === 0 && problems.length > 0 && retries < config.max_retries) {
+          retries += 1;
+          recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `gates passed but ${problems.join('; ')}: remediation ${retries}/${config.max_retries}` });
+          attempt = startAttempt('remediation', buildRemediationPrompt({ phaseId: phase.id, failedGates: [], otherProblems: problems }, phasePrompt));
+          continue;
+        }
         if (failed.length === 0) {
-          for (const problem of problems) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: problem });
+          for (const problem of problems) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${problem} (accepted: gates pass and no retries left)` });
           await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_completed' });
           return finish({ status: 'completed' });
         }

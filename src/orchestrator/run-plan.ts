@@ -2,7 +2,6 @@
  * A whole run: checks, the lock, the journal, the phases in dependency order, and the end. The
  * entry point for `debussy run`; it returns an exit code and never exits the process itself.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { DebussyConfig } from '../config/index.js';
 import { EXIT_CODES, UsageError } from '../errors/index.js';
@@ -120,7 +119,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
         problems.push(`${phase.id} skipped (${why})`);
         continue;
       }
-      const result: PhaseResult = await runPhase(ctx, phase, resume.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 }, existsSync);
+      const result: PhaseResult = await runPhase(ctx, phase, resume.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 });
       if (result.status === 'completed') {
         done.add(phase.id);
         continue;

@@ -18,6 +18,8 @@ export interface PhaseSpec {
   dependsOn?: string[];
   gates?: { name: string; command: string }[];
   body?: string;
+  /** Tell the phase to write notes/NOTES_<id>.md (checked after it signals). */
+  notes?: boolean;
 }
 
 export function planFiles(name: string, phases: PhaseSpec[]): Record<string, string> {
@@ -29,7 +31,7 @@ export function planFiles(name: string, phases: PhaseSpec[]): Record<string, str
     const gates = (p.gates ?? [{ name: 'check', command: 'true' }]).map((g) => `- ${g.name}: passes (command: \`${g.command}\`)`);
     files[`plans/e2e/phase-${p.id}.md`] = [
       `# Phase ${p.id}: ${p.title}`, '', '**Status:** Pending', '', '## Tasks', p.body ?? `- [ ] ${p.id}.1: do the work`, '',
-      `- [ ] Write \`notes/NOTES_${p.id}.md\``, '', '## Gates', ...gates, '',
+      ...(p.notes ? [`- [ ] Write \`notes/NOTES_${p.id}.md\``, ''] : []), '## Gates', ...gates, '',
     ].join('\n');
   }
   return files;
