@@ -16,9 +16,15 @@ export async function projectRootForCommand(env: NodeJS.ProcessEnv): Promise<str
   return env.DEBUSSY_PROJECT_ROOT ? env.DEBUSSY_PROJECT_ROOT : findProjectRoot(process.cwd());
 }
 
+/**
+ * The run this command belongs to. Inside an agent session that is the session's own run, even if
+ * debussy died meanwhile: an orphaned agent's signal then lands in that run's journal, tied to an
+ * attempt that no later run will take for its own, instead of marking the phase done unverified.
+ */
 export async function findActiveRun(root: string, env: NodeJS.ProcessEnv): Promise<ActiveRun | undefined> {
   const lock = await readRunLock(root);
-  const runId = lock?.alive ? lock.runId : undefined;
+  const fromEnv = env.DEBUSSY_RUN_ID && env.DEBUSSY_PROJECT_ROOT === root ? env.DEBUSSY_RUN_ID : undefined;
+  const runId = fromEnv ?? (lock?.alive ? lock.runId : undefined);
   if (!runId) return undefined;
   const summary = await loadRun(root, runId);
   if (!summary?.state) return undefined;

@@ -49,11 +49,16 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   const { root, plan, config, reporter } = input;
   if (input.only) requirePhase(plan, input.only, '--only');
   if (input.startAt) requirePhase(plan, input.startAt, '--phase');
-  const prereq = await checkPrerequisites(root, config, input.env);
+  // An interrupted run's uncommitted changes are its agent's work, not the user's: resuming it
+  // takes them on (they go into the phase's next commit) instead of refusing a dirty tree.
+  const before = input.fresh ? undefined : await latestRun(root, plan.path);
+  const resumingInterrupted = before?.state?.status === 'running' || before?.state?.status === 'interrupted';
+  const prereq = await checkPrerequisites(root, resumingInterrupted ? { ...config, allow_dirty: true } : config, input.env);
 
   const runId = newRunId();
   const lock: AcquiredLock = await acquireRunLock(root, { runId, planPath: plan.path });
   try {
+    // Read again under the lock: the answer before it could have changed.
     const previous = input.fresh ? undefined : await latestRun(root, plan.path);
     let priorInterrupted = false;
     if (previous?.state && (previous.state.status === 'running' || previous.state.status === 'interrupted')) {

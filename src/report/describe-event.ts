@@ -1,11 +1,23 @@
 /** One human line per journal event or agent step. Pure, shared by every text reporter. */
 import type { AgentEvent } from '../agent/index.js';
 import type { JournalEvent } from '../state/index.js';
+import { oneLine, sanitizeText } from './terminal-text.js';
 
 const pct = (n: number) => `${n.toFixed(1)}%`;
 const tokens = (n: number) => n.toLocaleString('en-US');
 
-export function describeJournalEvent(event: JournalEvent): { level: 'info' | 'warning' | 'error'; text: string } | undefined {
+export interface JournalLine {
+  level: 'info' | 'warning' | 'error';
+  text: string;
+}
+
+/** One line per journal event worth showing; the text is free of escape sequences. */
+export function describeJournalEvent(event: JournalEvent): JournalLine | undefined {
+  const line = journalLine(event);
+  return line === undefined ? undefined : { level: line.level, text: sanitizeText(line.text).replace(/\n+/g, ' ') };
+}
+
+function journalLine(event: JournalEvent): JournalLine | undefined {
   switch (event.type) {
     case 'run_started':
       return { level: 'info', text: `run ${event.runId} started: ${event.planName} (${event.phaseIds.length} phases)${event.resumedFrom ? `, resuming run ${event.resumedFrom}` : ''}` };
@@ -52,27 +64,45 @@ export function describeJournalEvent(event: JournalEvent): { level: 'info' | 'wa
   }
 }
 
-export function describeAgentEvent(event: AgentEvent, verbose: boolean): string | undefined {
+/** How an agent line is shown: the model's prose is quieter than its actions; errors stand out. */
+export type AgentLineTone = 'text' | 'tool' | 'error' | 'warning';
+
+export interface AgentLine {
+  tone: AgentLineTone;
+  text: string;
+}
+
+const CONDENSED_CHARS = 160;
+
+function condensed(text: string): string {
+  const line = oneLine(text);
+  return line.length > CONDENSED_CHARS ? `${line.slice(0, CONDENSED_CHARS - 3)}...` : line;
+}
+
+/**
+ * One line per step of the agent (`verbose`: the full text, possibly several lines). Escape
+ * sequences the model or its tools wrote are removed here, so no reporter can pass them on.
+ */
+export function describeAgentEvent(event: AgentEvent, verbose: boolean): AgentLine | undefined {
   switch (event.type) {
     case 'tool_start':
-      return event.summary;
+      return { tone: 'tool', text: oneLine(event.summary) };
     case 'assistant_text': {
-      const text = event.text.trim();
+      const text = sanitizeText(event.text).trim();
       if (text === '') return undefined;
-      if (verbose) return text;
-      const line = text.replace(/\s+/g, ' ');
-      return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+      return { tone: 'text', text: verbose ? text : condensed(text) };
     }
     case 'tool_result':
-      return event.isError ? `tool error: ${(event.text.trim().split('\n')[0] ?? '').slice(0, 160)}` : verbose ? event.text.slice(0, 2000) : undefined;
+      if (event.isError) return { tone: 'error', text: `tool error: ${condensed(sanitizeText(event.text).trim().split('\n')[0] ?? '')}` };
+      return verbose ? { tone: 'text', text: sanitizeText(event.text).slice(0, 2000).trimEnd() } : undefined;
     case 'api_retry':
-      return `API retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 1000)} s (status ${event.errorStatus ?? 'none'})`;
+      return { tone: 'warning', text: `API retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 1000)} s (status ${event.errorStatus ?? 'none'})` };
     case 'api_error':
-      return `API error ${event.errorType}: ${event.text.slice(0, 200)}`;
+      return { tone: 'error', text: `API error ${oneLine(event.errorType)}: ${condensed(event.text)}` };
     case 'compaction':
-      return event.stage === 'started' ? 'claude is compacting its context' : `claude compacted its context (${event.preTokens ?? '?'} -> ${event.postTokens ?? '?'} tokens)`;
+      return { tone: 'warning', text: event.stage === 'started' ? 'claude is compacting its context' : `claude compacted its context (${event.preTokens ?? '?'} -> ${event.postTokens ?? '?'} tokens)` };
     case 'model_fallback':
-      return `model fallback ${event.from ?? '?'} -> ${event.to ?? '?'}`;
+      return { tone: 'warning', text: `model fallback ${oneLine(event.from ?? '?')} -> ${oneLine(event.to ?? '?')}` };
     default:
       return undefined;
   }

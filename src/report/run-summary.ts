@@ -1,31 +1,158 @@
-/** The table printed at the end of every run: one row per phase, then the totals. Pure. */
-import type { RunState } from '../state/index.js';
+/**
+ * The end of a run, three ways: the text table every text reporter prints, the markdown for a
+ * GitHub step summary, and the data behind both (also the `run_summary` JSON object). Pure.
+ */
+import type { PhaseState, RunState, RunStatus } from '../state/index.js';
+import { NO_COLORS, type Colors } from './color.js';
+import { formatCost, formatDuration, formatTokens } from './format-units.js';
 
-function duration(ms: number | undefined): string {
-  if (ms === undefined) return '-';
-  const s = Math.round(ms / 1000);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+export interface PhaseSummary {
+  id: string;
+  title: string;
+  status: PhaseState['status'];
+  attempts: number;
+  restarts: number;
+  retries: number;
+  peakContextPercent: number;
+  durationMs: number | undefined;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  commits: number;
+  reason: string | undefined;
 }
 
-export function renderRunSummary(state: RunState): string {
-  const header = ['phase', 'status', 'attempts', 'restarts', 'peak ctx', 'duration', 'tokens', 'cost', 'commits'];
-  const rows = state.phaseOrder.map((id) => {
-    const p = state.phases[id];
-    if (!p) return [id, '?', '', '', '', '', '', '', ''];
-    return [
-      id, p.status, String(p.attempts), String(p.restarts), p.peakContextPercent > 0 ? `${p.peakContextPercent.toFixed(0)}%` : '-',
-      duration(p.durationMs), (p.inputTokens + p.outputTokens).toLocaleString('en-US'), `$${p.costUsd.toFixed(2)}`, String(p.commits.length),
-    ];
-  });
-  const phases = Object.values(state.phases);
-  const total = [
-    'total', state.status, String(phases.reduce((n, p) => n + p.attempts, 0)), String(phases.reduce((n, p) => n + p.restarts, 0)), '',
-    duration(state.endedAt ? Date.parse(state.endedAt) - Date.parse(state.startedAt) : undefined),
-    phases.reduce((n, p) => n + p.inputTokens + p.outputTokens, 0).toLocaleString('en-US'),
-    `$${phases.reduce((n, p) => n + p.costUsd, 0).toFixed(2)}`, String(phases.reduce((n, p) => n + p.commits.length, 0)),
+export interface RunTotals {
+  attempts: number;
+  restarts: number;
+  durationMs: number | undefined;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  commits: number;
+}
+
+export interface RunSummary {
+  runId: string;
+  planName: string;
+  planPath: string;
+  status: RunStatus;
+  exitCode: number | undefined;
+  reason: string | undefined;
+  phases: PhaseSummary[];
+  totals: RunTotals;
+}
+
+function phaseSummary(id: string, phase: PhaseState | undefined): PhaseSummary {
+  return {
+    id,
+    title: phase?.title ?? id,
+    status: phase?.status ?? 'pending',
+    attempts: phase?.attempts ?? 0,
+    restarts: phase?.restarts ?? 0,
+    retries: phase?.retries ?? 0,
+    peakContextPercent: phase?.peakContextPercent ?? 0,
+    durationMs: phase?.durationMs,
+    inputTokens: phase?.inputTokens ?? 0,
+    outputTokens: phase?.outputTokens ?? 0,
+    costUsd: phase?.costUsd ?? 0,
+    commits: phase?.commits.length ?? 0,
+    reason: phase?.reason,
+  };
+}
+
+export function summarizeRun(state: RunState): RunSummary {
+  const phases = state.phaseOrder.map((id) => phaseSummary(id, state.phases[id]));
+  const sum = (pick: (p: PhaseSummary) => number) => phases.reduce((n, p) => n + pick(p), 0);
+  const runMs = state.endedAt === undefined ? undefined : Date.parse(state.endedAt) - Date.parse(state.startedAt);
+  return {
+    runId: state.runId,
+    planName: state.planName,
+    planPath: state.planPath,
+    status: state.status,
+    exitCode: state.exitCode,
+    reason: state.reason,
+    phases,
+    totals: {
+      attempts: sum((p) => p.attempts),
+      restarts: sum((p) => p.restarts),
+      durationMs: runMs !== undefined && Number.isFinite(runMs) ? runMs : undefined,
+      inputTokens: sum((p) => p.inputTokens),
+      outputTokens: sum((p) => p.outputTokens),
+      costUsd: sum((p) => p.costUsd),
+      commits: sum((p) => p.commits),
+    },
+  };
+}
+
+const HEADER = ['phase', 'status', 'attempts', 'restarts', 'peak ctx', 'duration', 'tokens', 'cost', 'commits'];
+
+function cells(p: PhaseSummary): string[] {
+  return [
+    p.id, p.status, String(p.attempts), String(p.restarts), p.peakContextPercent > 0 ? `${p.peakContextPercent.toFixed(0)}%` : '-',
+    formatDuration(p.durationMs), formatTokens(p.inputTokens + p.outputTokens), formatCost(p.costUsd), String(p.commits),
   ];
-  const all = [header, ...rows, total];
-  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
-  const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt), widths.map((w) => '-'.repeat(w)).join('  '), fmt(total)].join('\n');
+}
+
+function totalCells(summary: RunSummary): string[] {
+  const t = summary.totals;
+  return ['total', summary.status, String(t.attempts), String(t.restarts), '', formatDuration(t.durationMs), formatTokens(t.inputTokens + t.outputTokens), formatCost(t.costUsd), String(t.commits)];
+}
+
+function statusColor(colors: Colors, status: string): (text: string) => string {
+  if (status === 'completed') return colors.green;
+  if (status === 'failed' || status === 'blocked' || status === 'aborted') return colors.red;
+  if (status === 'interrupted' || status === 'in_progress' || status === 'skipped') return colors.yellow;
+  return (text) => text;
+}
+
+/** The aligned table, one row per phase and a total row; colours only the status column. */
+export function renderRunSummary(state: RunState, colors: Colors = NO_COLORS): string {
+  const summary = summarizeRun(state);
+  const rows = summary.phases.map(cells);
+  const total = totalCells(summary);
+  const all = [HEADER, ...rows, total];
+  const widths = HEADER.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  // Padding is measured before colouring, so colour codes never shift the columns.
+  const fmt = (r: string[]) =>
+    r.map((c, i) => {
+      const padded = c.padEnd(widths[i] ?? 0);
+      return i === 1 ? statusColor(colors, c)(padded) : padded;
+    }).join('  ').trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [colors.bold(fmt(HEADER)), rule, ...rows.map(fmt), rule, fmt(total)].join('\n');
+}
+
+/** The line after the table when the run stopped before the end. */
+export function resumeLine(resumeCommand: string | undefined): string | undefined {
+  return resumeCommand === undefined ? undefined : `To resume: ${resumeCommand}`;
+}
+
+const STATUS_MARK: Record<string, string> = {
+  completed: '✅', failed: '❌', blocked: '⛔', interrupted: '⏸️', aborted: '❌', skipped: '⏭️', in_progress: '⏸️', pending: '⏳',
+};
+
+/** A markdown table cell: one line, pipes escaped. */
+function mdCell(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+}
+
+/** The GitHub step summary: heading, per-phase table, total row, and how to resume. */
+export function renderMarkdownSummary(state: RunState, resumeCommand: string | undefined): string {
+  const summary = summarizeRun(state);
+  const mark = (status: string) => `${STATUS_MARK[status] ?? ''} ${status}`.trim();
+  const lines = [
+    `### debussy: ${mdCell(summary.planName)}: ${mark(summary.status)}`,
+    '',
+    '| Phase | Title | Status | Attempts | Restarts | Peak context | Duration | Tokens | Cost | Commits |',
+    '|---|---|---|--:|--:|--:|--:|--:|--:|--:|',
+    ...summary.phases.map((p) => {
+      const c = cells(p);
+      return `| ${mdCell(p.id)} | ${mdCell(p.title)} | ${mark(p.status)} | ${c.slice(2).join(' | ')} |`;
+    }),
+    `| **Total** | | **${summary.status}** | ${totalCells(summary).slice(2).join(' | ')} |`,
+  ];
+  if (summary.reason) lines.push('', mdCell(summary.reason));
+  if (resumeCommand !== undefined) lines.push('', 'To resume:', '', '```sh', resumeCommand, '```');
+  return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,157 @@
+/**
+ * What the live status area shows, folded from the reporter hooks. Pure: each function returns a
+ * new state, so the frame is a function of the events seen and the clock.
+ */
+import type { AgentEvent } from '../agent/index.js';
+import type { ContextSnapshot } from '../context/index.js';
+import type { AttemptKind, JournalEvent } from '../state/index.js';
+import type { RunStartInfo } from './reporter.js';
+
+export interface LivePhase {
+  id: string;
+  title: string;
+  /** 1-based position among the run's phases. */
+  index: number;
+  startedAt: number;
+  /** Attempts started for the phase in this run. */
+  attempts: number;
+  restart: number;
+  retry: number;
+  kind: AttemptKind | undefined;
+}
+
+export interface LiveContext {
+  usedTokens: number;
+  contextWindow: number | undefined;
+  percent: number;
+  toolCalls: number;
+}
+
+export interface LiveState {
+  planName: string;
+  phaseIds: string[];
+  titles: Record<string, string>;
+  maxRestarts: number | undefined;
+  contextThreshold: number | undefined;
+  runStartedAt: number | undefined;
+  phase: LivePhase | undefined;
+  /** Figures of the session running now (or the last one of the phase). */
+  context: LiveContext | undefined;
+  /** What is happening: "session 2 running", "stopping: ...", "checking gates". */
+  activity: string;
+  sessionLive: boolean;
+  /** Cost of the sessions that ended in this run. */
+  endedCostUsd: number;
+  /** Cost of the running session, once its result arrived (it ends right after). */
+  currentCostUsd: number;
+  finished: boolean;
+}
+
+export const INITIAL_LIVE_STATE: LiveState = {
+  planName: '',
+  phaseIds: [],
+  titles: {},
+  maxRestarts: undefined,
+  contextThreshold: undefined,
+  runStartedAt: undefined,
+  phase: undefined,
+  context: undefined,
+  activity: 'starting',
+  sessionLive: false,
+  endedCostUsd: 0,
+  currentCostUsd: 0,
+  finished: false,
+};
+
+const numberOr = (value: unknown, fallback: number | undefined): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+
+const timeOf = (ts: string, fallback: number): number => {
+  const ms = Date.parse(ts);
+  return Number.isFinite(ms) ? ms : fallback;
+};
+
+export function applyRunStart(state: LiveState, info: RunStartInfo): LiveState {
+  const titles = { ...state.titles };
+  for (const phase of info.plan.phases) titles[phase.id] ??= phase.title;
+  return {
+    ...state,
+    planName: info.plan.name,
+    phaseIds: state.phaseIds.length > 0 ? state.phaseIds : info.phases.map((p) => p.id),
+    titles,
+    maxRestarts: info.maxRestarts,
+    contextThreshold: info.contextThreshold,
+  };
+}
+
+export function applyJournalEvent(state: LiveState, event: JournalEvent, now: number): LiveState {
+  switch (event.type) {
+    case 'run_started':
+      return {
+        ...state,
+        planName: event.planName,
+        phaseIds: [...event.phaseIds],
+        runStartedAt: state.runStartedAt ?? timeOf(event.ts, now),
+        maxRestarts: numberOr(event.options.max_restarts, state.maxRestarts),
+        contextThreshold: numberOr(event.options.context_threshold, state.contextThreshold),
+        activity: 'starting',
+      };
+    case 'phase_started': {
+      const index = state.phaseIds.indexOf(event.phaseId);
+      return {
+        ...state,
+        titles: { ...state.titles, [event.phaseId]: event.title },
+        phase: { id: event.phaseId, title: event.title, index: index < 0 ? state.phaseIds.length + 1 : index + 1, startedAt: timeOf(event.ts, now), attempts: 0, restart: 0, retry: 0, kind: undefined },
+        context: undefined,
+        activity: 'preparing the session',
+      };
+    }
+    case 'attempt_started':
+      if (state.phase?.id !== event.phaseId) return state;
+      return { ...state, phase: { ...state.phase, attempts: state.phase.attempts + 1, restart: event.restart, retry: event.retry, kind: event.kind } };
+    case 'session_started':
+      return {
+        ...state,
+        context: { usedTokens: 0, contextWindow: state.context?.contextWindow, percent: 0, toolCalls: 0 },
+        sessionLive: true,
+        currentCostUsd: 0,
+        activity: `session ${event.sessionIndex} running`,
+      };
+    case 'context_crossed':
+      return { ...state, activity: event.stopping ? 'threshold crossed: stopping the session' : 'threshold crossed (one-shot: running on)' };
+    case 'stop_requested':
+      return { ...state, activity: `stopping: ${event.reason}` };
+    case 'session_ended':
+      return { ...state, sessionLive: false, endedCostUsd: state.endedCostUsd + (numberOr(event.costUsd, 0) ?? 0), currentCostUsd: 0, activity: `session ${event.sessionIndex} ${event.outcome}` };
+    case 'restart':
+      return { ...state, phase: state.phase && { ...state.phase, restart: event.restart }, maxRestarts: event.maxRestarts, activity: `restarting from a checkpoint (${event.restart}/${event.maxRestarts})` };
+    case 'commit':
+      return { ...state, activity: `committed ${event.sha.slice(0, 10)}` };
+    case 'gate_result':
+      return { ...state, activity: `gate ${event.name} ${event.passed ? 'passed' : 'failed'}` };
+    case 'phase_ended':
+      if (state.phase?.id !== event.phaseId) return state;
+      return { ...state, sessionLive: false, activity: `phase ${event.phaseId} ${event.status}` };
+    case 'run_ended':
+      return { ...state, sessionLive: false, finished: true, activity: `run ${event.status}` };
+    default:
+      return state;
+  }
+}
+
+export function applyAgentEvent(state: LiveState, event: AgentEvent, context: ContextSnapshot): LiveState {
+  const next: LiveState = {
+    ...state,
+    context: { usedTokens: context.usedTokens, contextWindow: context.contextWindow, percent: context.percent, toolCalls: context.toolCalls },
+  };
+  if (event.type === 'result') next.currentCostUsd = numberOr(event.costUsd, 0) ?? 0;
+  if (event.type === 'tool_start' && event.parentToolUseId === undefined) next.activity = `running ${event.name}`;
+  if (event.type === 'request_started' || (event.type === 'tool_result' && event.parentToolUseId === undefined)) next.activity = 'waiting for the model';
+  if (event.type === 'compaction') next.activity = 'claude is compacting its context';
+  return next;
+}
+
+/** Cost so far: ended sessions plus the running one when its figure is known. */
+export function costSoFar(state: LiveState): number {
+  return state.endedCostUsd + state.currentCostUsd;
+}

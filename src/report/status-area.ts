@@ -1,0 +1,84 @@
+/**
+ * The frame of the live status area: a few lines, each cut to the terminal width so none wraps
+ * (the redraw counts on one row per line). Pure: state, clock and terminal size in, lines out.
+ */
+import type { Colors } from './color.js';
+import { renderGauge } from './context-gauge.js';
+import { formatCost, formatDuration } from './format-units.js';
+import { costSoFar, type LiveState } from './live-state.js';
+import { truncateToWidth, visibleWidth } from './terminal-text.js';
+
+export interface FrameOptions {
+  now: number;
+  /** Terminal columns. */
+  width: number;
+  /** Terminal rows, when known: the area never takes more than half of them. */
+  height?: number;
+  colors: Colors;
+  unicode: boolean;
+  /** Advances once per tick while a session runs. */
+  spinnerFrame: number;
+}
+
+const UNICODE_SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const ASCII_SPINNER = ['-', '\\', '|', '/'];
+
+function spinner(state: LiveState, options: FrameOptions): string {
+  if (!state.sessionLive) return options.unicode ? '•' : '*';
+  const frames = options.unicode ? UNICODE_SPINNER : ASCII_SPINNER;
+  return options.colors.cyan(frames[options.spinnerFrame % frames.length] ?? '*');
+}
+
+/** `left` and `right` on one line, `right` flush with the edge when there is room. */
+function spread(left: string, right: string, width: number): string {
+  const gap = width - visibleWidth(left) - visibleWidth(right);
+  return gap >= 2 ? `${left}${' '.repeat(gap)}${right}` : `${left}  ${right}`;
+}
+
+function headerLine(state: LiveState, options: FrameOptions, width: number): string {
+  const { colors } = options;
+  const sep = colors.dim(options.unicode ? ' · ' : ' | ');
+  const total = Math.max(state.phaseIds.length, state.phase?.index ?? 0);
+  const phase = state.phase ? `phase ${state.phase.index}/${total} ${colors.bold(`${state.phase.id}: ${state.phase.title}`)}` : `phase -/${total}`;
+  const elapsed = state.runStartedAt === undefined ? '' : `elapsed ${formatDuration(options.now - state.runStartedAt)}`;
+  const phaseElapsed = state.phase ? ` (phase ${formatDuration(options.now - state.phase.startedAt)})` : '';
+  return spread(`${spinner(state, options)} ${colors.bold(state.planName || 'debussy')}${sep}${phase}`, colors.dim(`${elapsed}${phaseElapsed}`), width);
+}
+
+function countersLine(state: LiveState, options: FrameOptions): string {
+  const { colors } = options;
+  const sep = colors.dim(options.unicode ? ' · ' : ' | ');
+  const phase = state.phase;
+  const max = state.maxRestarts === undefined ? '?' : String(state.maxRestarts);
+  const restart = `restart ${phase?.restart ?? 0}/${max}`;
+  const parts = [
+    `attempt ${phase?.attempts ?? 0}`,
+    (phase?.restart ?? 0) > 0 ? colors.yellow(restart) : restart,
+    ...(phase && phase.retry > 0 ? [`retry ${phase.retry}`] : []),
+    `${state.context?.toolCalls ?? 0} tool calls`,
+    `cost ${formatCost(costSoFar(state))}`,
+    colors.dim(state.activity),
+  ];
+  return `  ${parts.join(sep)}`;
+}
+
+function contextLine(state: LiveState, options: FrameOptions, width: number): string {
+  const threshold = state.contextThreshold === undefined ? '' : options.colors.dim(` (restart at ${state.contextThreshold}%)`);
+  if (state.context === undefined) return `  context ${options.colors.dim('no session yet')}${threshold}`;
+  // The bar takes what is left after the figures, within sensible bounds.
+  const barWidth = Math.max(10, Math.min(40, width - 50));
+  const gauge = renderGauge({ ...state.context, thresholdPercent: state.contextThreshold }, { width: barWidth, unicode: options.unicode, colors: options.colors });
+  return `  context ${gauge}${threshold}`;
+}
+
+/** The lines of the area, top to bottom. */
+export function renderStatusArea(state: LiveState, options: FrameOptions): string[] {
+  // One column spare: writing the last column leaves some terminals waiting to wrap.
+  const width = Math.max(10, options.width - 1);
+  const rule = options.colors.dim((options.unicode ? '─' : '-').repeat(width));
+  const lines = [rule, headerLine(state, options, width), countersLine(state, options), contextLine(state, options, width)];
+  const room = options.height === undefined ? lines.length : Math.max(1, Math.floor(options.height / 2));
+  // Short terminals lose the rule first, then the counters; the phase line stays.
+  const kept = room >= 4 ? lines : room === 3 ? lines.slice(1) : room === 2 ? [lines[1] ?? '', lines[3] ?? ''] : [lines[1] ?? ''];
+  return kept.map((line) => truncateToWidth(line, width, options.unicode ? '…' : '...'));
+}
