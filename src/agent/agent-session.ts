@@ -39,6 +39,8 @@ export interface AgentSessionOptions {
   stopGuard?: boolean;
   /** How long a stop waits for a response that is still streaming to finish. Default 30000. */
   responseDrainMs?: number;
+  /** Scrubs secrets from each line before it is written to the session logs. */
+  redact?: (text: string) => string;
 }
 
 export interface SessionEnd {
@@ -126,7 +128,7 @@ class ClaudeSession implements AgentSession {
   constructor(options: AgentSessionOptions) {
     this.options = options;
     this.graceMs = Math.max(0, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
-    this.logs = new SessionLogs(options.rawLogPath, options.readableLogPath);
+    this.logs = new SessionLogs(options.rawLogPath, options.readableLogPath, options.redact);
     const marker = randomUUID();
     this.marker = marker;
     const env: Record<string, string> = {};

@@ -95,13 +95,18 @@ export class SessionLogs {
   private readonly raw: AppendLog;
   private readonly readable: AppendLog;
 
-  constructor(rawLogPath: string | undefined, readableLogPath: string | undefined) {
+  /** `redact` scrubs secrets from every line before it reaches the disk. */
+  constructor(
+    rawLogPath: string | undefined,
+    readableLogPath: string | undefined,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {
     this.raw = new AppendLog(rawLogPath);
     this.readable = new AppendLog(readableLogPath);
   }
 
   rawLine(line: string): boolean {
-    return this.raw.write(`${line}\n`);
+    return this.raw.write(`${this.redact(line)}\n`);
   }
 
   event(event: AgentEvent): boolean {
@@ -110,7 +115,7 @@ export class SessionLogs {
 
   /** A line of the runner's own (stop requested, signals sent, leftovers ended). */
   note(text: string): boolean {
-    return this.readable.write(`${new Date().toISOString()} ${text}\n`);
+    return this.readable.write(`${new Date().toISOString()} ${this.redact(text)}\n`);
   }
 
   async drained(): Promise<void> {

@@ -45,7 +45,10 @@ export function buildProgram(): Command {
     .option('--phase <id>', 'start at this phase (its dependencies must be complete)')
     .option('--only <id>', 'run just this one phase')
     .option('--fresh', 'ignore earlier runs of this plan and start from the beginning')
-    .option('--config <file>', 'use this config file instead of discovering one');
+    .option('--config <file>', 'use this config file instead of discovering one')
+    .option('--plain', 'one timestamped line per event, no live status area (the default when not a terminal or CI=true)')
+    .option('--json', 'print NDJSON events on stdout and nothing else (see docs/output.md)')
+    .option('--verbose', "show the agent's full text and tool output instead of one line per step");
   addConfigFlags(run);
   run.action(lazy(() => import('./commands/run.js')));
 

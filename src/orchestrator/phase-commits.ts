@@ -4,7 +4,7 @@ import type { PhaseContext } from './phase-context.js';
 
 export async function commitPhaseWork(ctx: PhaseContext, input: Omit<CommitMessageInput, 'planName'>): Promise<string | undefined> {
   if (!ctx.useGit) return undefined;
-  const message = buildCommitMessage({ planName: ctx.plan.name, ...input });
+  const message = ctx.recorder.redact(buildCommitMessage({ planName: ctx.plan.name, ...input }));
   const result = await commitAll(ctx.root, message);
   if (result.committed && result.sha) {
     ctx.recorder.record({ type: 'commit', phaseId: input.phaseId, sha: result.sha, message, files: result.files.length, purpose: input.purpose });

@@ -1,7 +1,9 @@
 /** What every phase of a run shares: where it runs, its settings, and where it reports. */
 import type { DebussyConfig } from '../config/index.js';
 import type { Plan } from '../plan/types.js';
+import type { ExitCodeName } from '../errors/index.js';
 import type { Reporter } from '../report/reporter.js';
+import type { RunRecovery } from './run-recovery.js';
 import type { RunRecorder } from './run-recorder.js';
 
 export interface PhaseContext {
@@ -20,11 +22,16 @@ export interface PhaseContext {
   /** Second Ctrl-C: end everything now. */
   forceStop: AbortSignal;
   env: NodeJS.ProcessEnv;
+  /** Circuit breaker, crash-loop guard and failures, shared by the run's phases. */
+  recovery: RunRecovery;
 }
 
 export type PhaseResult =
   | { status: 'completed' }
   | { status: 'failed'; reason: string; hint: string }
+  | { status: 'skipped'; reason: string }
+  /** Recovery gave up on more than the phase: the run stops with this exit code. */
+  | { status: 'aborted'; reason: string; hint: string; exitKind: ExitCodeName }
   | { status: 'blocked'; reason: string }
   | { status: 'interrupted' };
 

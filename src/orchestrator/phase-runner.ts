@@ -9,11 +9,15 @@ import { buildRestartPrompt, captureCheckpoint, type Checkpoint } from '../check
 import { runGates, type GateOutcome } from '../gates/index.js';
 import { headSha } from '../git/index.js';
 import type { Phase } from '../plan/types.js';
-import { buildPhasePrompt, buildReminderPrompt, buildRemediationPrompt } from '../prompt/index.js';
+import { exitCodeOf } from '../errors/index.js';
+import { buildPhasePrompt, buildRecoveryResumePrompt, buildReminderPrompt, buildRemediationPrompt } from '../prompt/index.js';
+import { afterSessionSuccess, condenseCheckpoint, initialRecoveryState, type RecoveryState } from '../recovery/index.js';
 import type { AttemptKind, PhaseState } from '../state/index.js';
 import { buildAgentEnv } from './agent-environment.js';
 import { decideNextStep, type NextStep } from './next-step.js';
+import { notifyGiveUp } from './give-up-notice.js';
 import { checkNotes } from './notes-check.js';
+import { decideRecovery, sessionFailed } from './session-failure.js';
 import { commitPhaseWork } from './phase-commits.js';
 import { markPlanStatus } from './plan-status.js';
 import type { PhaseCarry, PhaseContext, PhaseResult } from './phase-context.js';
@@ -25,6 +29,22 @@ interface Attempt {
   prompt: string;
   resumeSessionId: string | undefined;
   continued: boolean;
+}
+
+/** Waits, unless the user interrupts; false when interrupted. */
+function waitUnlessInterrupted(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function newAttemptId(): string {
@@ -50,6 +70,8 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   let restarts = carry.restarts;
   let retries = carry.retries;
   let sessionIndex = carry.sessions;
+  let recoveryState: RecoveryState = { ...initialRecoveryState(), retries };
+  let model = config.model;
 
   const phaseState = async (): Promise<PhaseState> => {
     const state = await recorder.state();
@@ -76,12 +98,23 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   }
 
   const finish = async (result: PhaseResult): Promise<PhaseResult> => {
-    if (result.status !== 'interrupted') await markPlanStatus(ctx, phase.id, result.status);
+    if (result.status !== 'interrupted') await markPlanStatus(ctx, phase.id, result.status === 'aborted' ? 'failed' : result.status);
+    if (result.status === 'failed' || result.status === 'aborted' || result.status === 'skipped') {
+      const exitKind = result.status === 'aborted' ? result.exitKind : 'failed';
+      await notifyGiveUp(ctx, ctx.recovery, {
+        phaseId: phase.id,
+        title: `debussy gave up on phase ${phase.id} (${phase.title}): ${result.reason}`,
+        nextSteps: [result.status === 'skipped' ? 'Run the phase again later with `debussy run --only ' + phase.id + '`.' : result.hint, 'See `debussy status` and `debussy logs --phase ' + phase.id + '`.'],
+        exitCode: exitCodeOf(exitKind),
+        wholeRun: result.status === 'aborted',
+      });
+    }
     if (result.status === 'failed' && config.commit_on_failure) {
       await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_failed', reason: result.reason });
     }
-    const reason = result.status === 'failed' || result.status === 'blocked' ? result.reason : undefined;
-    recorder.record({ type: 'phase_ended', phaseId: phase.id, status: result.status === 'interrupted' ? 'in_progress' : result.status, ...(reason === undefined ? {} : { reason }) });
+    const reason = 'reason' in result ? result.reason : undefined;
+    const status = result.status === 'interrupted' ? 'in_progress' : result.status === 'aborted' ? 'failed' : result.status;
+    recorder.record({ type: 'phase_ended', phaseId: phase.id, status, ...(reason === undefined ? {} : { reason }) });
     return result;
   };
 
@@ -95,7 +128,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       {
         phaseId: phase.id, attemptId: attempt.id, sessionIndex, prompt: attempt.prompt,
         ...(attempt.resumeSessionId === undefined ? {} : { resumeSessionId: attempt.resumeSessionId }),
-        model: config.model, claudeCommand: config.claude_command, claudeArgs: config.claude_args, cwd: ctx.root, env,
+        model, claudeCommand: config.claude_command, claudeArgs: config.claude_args, cwd: ctx.root, env,
         logDir: path.join(ctx.runDir, 'sessions'), thresholdPercent: config.context_threshold, toolCallThreshold: config.tool_call_threshold,
         contextWindow: config.context_window, stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
         sessionTimeoutMs: config.session_timeout, stallTimeoutMs: config.stall_timeout, signal: ctx.interrupt, forceStop: ctx.forceStop,
@@ -105,6 +138,43 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
     );
     const state = await phaseState();
     const signal = [...state.signals].reverse().find((s) => s.attemptId === attempt.id);
+
+    if (sessionFailed(report, signal !== undefined)) {
+      const { failure, action } = decideRecovery(ctx, ctx.recovery, phase.id, report, { ...recoveryState, retries }, config);
+      recoveryState = action.nextState;
+      if (action.kind === 'skip_phase') return finish({ status: 'skipped', reason: action.reason });
+      if (action.kind === 'abort') {
+        if (action.scope === 'phase' && action.exitKind === 'failed') return finish({ status: 'failed', reason: action.reason, hint: action.hint });
+        return finish({ status: 'aborted', reason: action.reason, hint: action.hint, exitKind: action.exitKind });
+      }
+      retries = action.nextState.retries;
+      if (action.kind !== 'resume') await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: failure.message });
+      if (action.delayMs > 0) {
+        ctx.reporter.notice('warning', `phase ${phase.id}: waiting ${(action.delayMs / 1000).toFixed(1)} s before the next session (${action.waitReason})`);
+        if (!(await waitUnlessInterrupted(action.delayMs, ctx.interrupt))) {
+          await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
+          return finish({ status: 'interrupted' });
+        }
+      }
+      model = action.model;
+      if (action.kind === 'resume') {
+        attempt = { ...attempt, prompt: buildRecoveryResumePrompt(failure.message), resumeSessionId: action.sessionId };
+        continue;
+      }
+      const checkpoint = await checkpointFrom(failure.message, report.lastActivity);
+      if (action.kind === 'condensed_session') {
+        const condensed = condenseCheckpoint(checkpoint, action.level);
+        recorder.record({ type: 'checkpoint_condensed', phaseId: phase.id, level: action.level, beforeChars: condensed.beforeChars, afterChars: condensed.afterChars });
+        attempt = startAttempt('retry', `${condensed.text}\n\n---\n\n${phasePrompt}`);
+      } else {
+        attempt = startAttempt('retry', buildRestartPrompt(checkpoint, phasePrompt));
+      }
+      continue;
+    }
+    if (report.stoppedBy !== 'interrupt') {
+      ctx.recovery.breaker.recordSuccess();
+      recoveryState = afterSessionSuccess(recoveryState);
+    }
     const step: NextStep = decideNextStep({
       phaseId: phase.id,
       signal: signal ? { status: signal.status, ...(signal.reason === undefined ? {} : { reason: signal.reason }) } : undefined,

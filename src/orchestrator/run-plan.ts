@@ -4,11 +4,12 @@
  */
 import path from 'node:path';
 import type { DebussyConfig } from '../config/index.js';
-import { EXIT_CODES, UsageError } from '../errors/index.js';
+import { EXIT_CODES, exitCodeOf, UsageError } from '../errors/index.js';
 import { executionOrder, type Phase, type Plan } from '../plan/index.js';
+import { createRedactor } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
 import {
-  acquireRunLock, journalPath, latestRun, newRunId, readPhaseMarks, recordPlanUsed, runDir, type AcquiredLock, type RunStatus,
+  acquireRunLock, journalPath, latestRun, newRunId, readJournal, readPhaseMarks, recordPlanUsed, runDir, type AcquiredLock, type RunStatus,
 } from '../state/index.js';
 import { writeDebussyShim } from './agent-environment.js';
 import type { PhaseContext, PhaseResult } from './phase-context.js';
@@ -17,6 +18,7 @@ import { checkPrerequisites } from './preflight.js';
 import { reclaimDeadRun } from './reclaim-dead-run.js';
 import { planResume } from './resume-plan.js';
 import { RunRecorder } from './run-recorder.js';
+import { createRunRecovery } from './run-recovery.js';
 
 export interface RunPlanInput {
   root: string;
@@ -87,7 +89,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     const toRun = selected.filter((p) => !alreadyComplete.includes(p));
 
     const dir = runDir(root, runId);
-    const recorder = new RunRecorder(journalPath(root, runId), reporter);
+    const recorder = new RunRecorder(journalPath(root, runId), reporter, createRedactor(input.env));
     recorder.record({
       type: 'run_started', runId, planPath: plan.path, planName: plan.name, phaseIds: selected.map((p) => p.id),
       options: { context_threshold: config.context_threshold, max_restarts: config.max_restarts, max_retries: config.max_retries, tool_call_threshold: config.tool_call_threshold, only: input.only, startAt: input.startAt },
@@ -102,9 +104,11 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'completed', reason: resume.completed.get(phase.id) ?? 'already complete' });
     }
 
+    const previousEvents = priorInterrupted && previous ? (await readJournal(journalPath(root, previous.runId))).events : [];
     const ctx: PhaseContext = {
       root, plan, config, runId, runDir: dir, shimDir: writeDebussyShim(path.join(dir, 'bin')), recorder, reporter,
       useGit: prereq.useGit, interrupt: input.interrupt, forceStop: input.forceStop, env: input.env,
+      recovery: createRunRecovery(config, previousEvents),
     };
     const done = new Set(resume.completed.keys());
     const problems: string[] = [];
@@ -138,8 +142,17 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
         reason = `phase ${phase.id} is blocked: ${result.reason}`;
         break;
       }
+      if (result.status === 'aborted') {
+        status = 'aborted';
+        exitCode = exitCodeOf(result.exitKind);
+        reason = `phase ${phase.id}: ${result.reason}`;
+        break;
+      }
+      if (result.status === 'skipped') {
+        problems.push(`${phase.id} skipped (${result.reason})`);
+        continue;
+      }
       problems.push(`${phase.id} failed (${result.reason})`);
-      reporter.notice('error', `phase ${phase.id} failed: ${result.reason}. ${result.hint}`);
     }
 
     if (status === 'interrupted') {
@@ -147,6 +160,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       reason = 'interrupted by the user';
     } else if (status === 'blocked') {
       exitCode = EXIT_CODES.blocked.code;
+    } else if (status === 'aborted') {
+      // exitCode set where the run stopped
     } else if (problems.length > 0) {
       status = 'failed';
       exitCode = EXIT_CODES.failed.code;

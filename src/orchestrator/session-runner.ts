@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type SessionEnd } from '../agent/index.js';
 import { ContextMonitor, type ContextCrossing, type ContextSnapshot } from '../context/index.js';
+import { redactDeep } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
 import type { RunRecorder } from './run-recorder.js';
 
@@ -49,9 +50,14 @@ export interface SessionReport {
   model: string | undefined;
   /** The last few condensed steps, for the checkpoint. */
   lastActivity: string[];
+  /** The last API error the CLI reported (its synthetic error message), for classification. */
+  lastApiError: Extract<AgentEvent, { type: 'api_error' }> | undefined;
+  /** The last retry the CLI announced. */
+  lastRetry: Extract<AgentEvent, { type: 'api_retry' }> | undefined;
 }
 
 const ACTIVITY_LINES = 8;
+const STARTUP_ALLOWANCE_MS = 30_000;
 
 function describe(event: AgentEvent): string | undefined {
   switch (event.type) {
@@ -76,6 +82,8 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   let sessionId: string | undefined;
   let model = request.model;
   const lastActivity: string[] = [];
+  let lastApiError: SessionReport['lastApiError'];
+  let lastRetry: SessionReport['lastRetry'];
 
   // A context stop lets the running tool finish (graceful); an interrupt, a timeout or a stall
   // stops now, and claude ends the running tool.
@@ -122,6 +130,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     rawLogPath: path.join(request.logDir, `${base}.stream.ndjson`),
     readableLogPath: path.join(request.logDir, `${base}.log`),
     stopGraceMs: request.stopGraceMs,
+    redact: recorder.redact,
   });
 
   recorder.record({
@@ -159,10 +168,14 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   }
   // The stall watchdog: the CLI itself waits 300 s on a stream that stopped after its headers.
   // A running tool may be silent for long, so only time spent waiting on the model counts.
+  // Before its first event the CLI is still starting (1-3 s, more on a loaded machine): that
+  // gets a longer allowance, so a slow start is not taken for a stalled stream.
   let toolsRunning = 0;
   let lastEventAt = Date.now();
+  let sawEvent = false;
   const stallCheck = setInterval(() => {
-    if (toolsRunning === 0 && Date.now() - lastEventAt >= request.stallTimeoutMs) {
+    const allowance = sawEvent ? request.stallTimeoutMs : Math.max(request.stallTimeoutMs, STARTUP_ALLOWANCE_MS);
+    if (toolsRunning === 0 && Date.now() - lastEventAt >= allowance) {
       stopHard('stall', `no event from the session for ${Math.round(request.stallTimeoutMs / 1000)} s while waiting on the model`);
     }
   }, Math.min(1000, Math.max(50, Math.floor(request.stallTimeoutMs / 4))));
@@ -170,9 +183,12 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   try {
     for await (const event of session.events()) {
       lastEventAt = Date.now();
+      sawEvent = true;
       if (event.type === 'tool_start' && event.parentToolUseId === undefined) toolsRunning += 1;
       if (event.type === 'tool_result' && event.parentToolUseId === undefined) toolsRunning = Math.max(0, toolsRunning - 1);
       monitor.observe(event);
+      if (event.type === 'api_error') lastApiError = event;
+      if (event.type === 'api_retry') lastRetry = event;
       if (event.type === 'init') {
         sessionId = event.sessionId;
         model = event.model;
@@ -182,7 +198,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
         lastActivity.push(line);
         if (lastActivity.length > ACTIVITY_LINES) lastActivity.shift();
       }
-      reporter.agent(request.phaseId, event, monitor.snapshot());
+      reporter.agent(request.phaseId, redactDeep(event, recorder.redact), monitor.snapshot());
     }
   } finally {
     request.signal.removeEventListener('abort', onAbort);
@@ -215,5 +231,5 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     ...(end.lastApiError === undefined ? {} : { message: end.lastApiError }),
   });
 
-  return { end, crossing, stoppedBy, snapshot, sessionId, model, lastActivity };
+  return { end, crossing, stoppedBy, snapshot, sessionId, model, lastActivity, lastApiError, lastRetry };
 }

@@ -56,3 +56,8 @@ export function buildReminderPrompt(phaseId: string): string {
     'If not, finish the remaining tasks first, then signal. If you are blocked, signal with --status blocked and a --reason.',
   ].join('\n');
 }
+
+/** Sent with --resume after a failed API call or a stall: the conversation goes on. */
+export function buildRecoveryResumePrompt(failure: string): string {
+  return `The previous request failed (${failure}); debussy resumed this session. Continue the phase where you left off.`;
+}

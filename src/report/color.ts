@@ -18,14 +18,17 @@ export function colorEnabled(env: Env, isTTY: boolean): boolean {
   return isTTY;
 }
 
+export type Paint = (text: string) => string;
+
+/** Plain functions (not methods), so `colors.red` can be passed around on its own. */
 export interface Colors {
   readonly enabled: boolean;
-  red(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-  cyan(text: string): string;
-  dim(text: string): string;
-  bold(text: string): string;
+  readonly red: Paint;
+  readonly green: Paint;
+  readonly yellow: Paint;
+  readonly cyan: Paint;
+  readonly dim: Paint;
+  readonly bold: Paint;
 }
 
 const sgr = (open: number, close: number) => (text: string) => (text === '' ? '' : `\x1b[${open}m${text}\x1b[${close}m`);

@@ -147,7 +147,7 @@ export function applyAgentEvent(state: LiveState, event: AgentEvent, context: Co
   if (event.type === 'result') next.currentCostUsd = numberOr(event.costUsd, 0) ?? 0;
   if (event.type === 'tool_start' && event.parentToolUseId === undefined) next.activity = `running ${event.name}`;
   if (event.type === 'request_started' || (event.type === 'tool_result' && event.parentToolUseId === undefined)) next.activity = 'waiting for the model';
-  if (event.type === 'compaction') next.activity = 'claude is compacting its context';
+  if (event.type === 'compaction') next.activity = event.stage === 'started' ? 'claude is compacting its context' : 'context compacted';
   return next;
 }
 

@@ -25,6 +25,8 @@ export interface PhaseSummary {
 export interface RunTotals {
   attempts: number;
   restarts: number;
+  /** The highest peak of any phase. */
+  peakContextPercent: number;
   durationMs: number | undefined;
   inputTokens: number;
   outputTokens: number;
@@ -76,6 +78,7 @@ export function summarizeRun(state: RunState): RunSummary {
     totals: {
       attempts: sum((p) => p.attempts),
       restarts: sum((p) => p.restarts),
+      peakContextPercent: Math.max(0, ...phases.map((p) => p.peakContextPercent)),
       durationMs: runMs !== undefined && Number.isFinite(runMs) ? runMs : undefined,
       inputTokens: sum((p) => p.inputTokens),
       outputTokens: sum((p) => p.outputTokens),
@@ -87,16 +90,18 @@ export function summarizeRun(state: RunState): RunSummary {
 
 const HEADER = ['phase', 'status', 'attempts', 'restarts', 'peak ctx', 'duration', 'tokens', 'cost', 'commits'];
 
+const peak = (percent: number) => (percent > 0 ? `${percent.toFixed(0)}%` : '-');
+
 function cells(p: PhaseSummary): string[] {
   return [
-    p.id, p.status, String(p.attempts), String(p.restarts), p.peakContextPercent > 0 ? `${p.peakContextPercent.toFixed(0)}%` : '-',
+    p.id, p.status, String(p.attempts), String(p.restarts), peak(p.peakContextPercent),
     formatDuration(p.durationMs), formatTokens(p.inputTokens + p.outputTokens), formatCost(p.costUsd), String(p.commits),
   ];
 }
 
 function totalCells(summary: RunSummary): string[] {
   const t = summary.totals;
-  return ['total', summary.status, String(t.attempts), String(t.restarts), '', formatDuration(t.durationMs), formatTokens(t.inputTokens + t.outputTokens), formatCost(t.costUsd), String(t.commits)];
+  return ['total', summary.status, String(t.attempts), String(t.restarts), peak(t.peakContextPercent), formatDuration(t.durationMs), formatTokens(t.inputTokens + t.outputTokens), formatCost(t.costUsd), String(t.commits)];
 }
 
 function statusColor(colors: Colors, status: string): (text: string) => string {

@@ -29,20 +29,31 @@ function spinner(state: LiveState, options: FrameOptions): string {
   return options.colors.cyan(frames[options.spinnerFrame % frames.length] ?? '*');
 }
 
-/** `left` and `right` on one line, `right` flush with the edge when there is room. */
-function spread(left: string, right: string, width: number): string {
-  const gap = width - visibleWidth(left) - visibleWidth(right);
-  return gap >= 2 ? `${left}${' '.repeat(gap)}${right}` : `${left}  ${right}`;
+/** `left` with the first of `rights` that fits flush right; none when none fits. */
+function spread(left: string, rights: string[], width: number): string {
+  for (const right of rights) {
+    const gap = width - visibleWidth(left) - visibleWidth(right);
+    if (gap >= 2) return `${left}${' '.repeat(gap)}${right}`;
+  }
+  return left;
 }
 
 function headerLine(state: LiveState, options: FrameOptions, width: number): string {
   const { colors } = options;
   const sep = colors.dim(options.unicode ? ' · ' : ' | ');
   const total = Math.max(state.phaseIds.length, state.phase?.index ?? 0);
-  const phase = state.phase ? `phase ${state.phase.index}/${total} ${colors.bold(`${state.phase.id}: ${state.phase.title}`)}` : `phase -/${total}`;
-  const elapsed = state.runStartedAt === undefined ? '' : `elapsed ${formatDuration(options.now - state.runStartedAt)}`;
-  const phaseElapsed = state.phase ? ` (phase ${formatDuration(options.now - state.phase.startedAt)})` : '';
-  return spread(`${spinner(state, options)} ${colors.bold(state.planName || 'debussy')}${sep}${phase}`, colors.dim(`${elapsed}${phaseElapsed}`), width);
+  const phase = state.phase ? `${colors.bold(`phase ${state.phase.id}`)} (${state.phase.index}/${total}): ${state.phase.title}` : `phase -/${total}`;
+  const left = `${spinner(state, options)} ${state.planName || 'debussy'}${sep}${phase}`;
+  if (state.runStartedAt === undefined) return left;
+  const elapsed = formatDuration(options.now - state.runStartedAt);
+  const phaseElapsed = state.phase ? formatDuration(options.now - state.phase.startedAt) : undefined;
+  // Narrow terminals keep the run's clock and drop the words around it.
+  const rights = [
+    ...(phaseElapsed === undefined ? [] : [`elapsed ${elapsed} (phase ${phaseElapsed})`]),
+    `elapsed ${elapsed}`,
+    elapsed,
+  ];
+  return spread(left, rights.map((r) => colors.dim(r)), width);
 }
 
 function countersLine(state: LiveState, options: FrameOptions): string {
@@ -65,6 +76,7 @@ function countersLine(state: LiveState, options: FrameOptions): string {
 function contextLine(state: LiveState, options: FrameOptions, width: number): string {
   const threshold = state.contextThreshold === undefined ? '' : options.colors.dim(` (restart at ${state.contextThreshold}%)`);
   if (state.context === undefined) return `  context ${options.colors.dim('no session yet')}${threshold}`;
+  if (state.context.contextWindow === undefined && state.context.usedTokens === 0) return `  context ${options.colors.dim('waiting for the first response')}${threshold}`;
   // The bar takes what is left after the figures, within sensible bounds.
   const barWidth = Math.max(10, Math.min(40, width - 50));
   const gauge = renderGauge({ ...state.context, thresholdPercent: state.contextThreshold }, { width: barWidth, unicode: options.unicode, colors: options.colors });

@@ -187,6 +187,37 @@ export interface NoticeEvent extends Base {
   phaseId?: string;
 }
 
+/** A failed session, how it was classified, and what recovery decided. */
+export interface RecoveryEvent extends Base {
+  type: 'recovery';
+  phaseId: string;
+  failureClass: string;
+  severity: string;
+  message: string;
+  correlationKey: string;
+  /** resume, switch_model, fresh_session, condensed_session, skip_phase, abort. */
+  action: string;
+  reason: string;
+  delayMs?: number;
+  model?: string;
+  /** Condensed checkpoints: level 1-3 and the sizes before and after. */
+  condenseLevel?: number;
+  checkpointCharsBefore?: number;
+  checkpointCharsAfter?: number;
+  /** Circuit breaker and crash-loop state after this failure, kept across resume. */
+  circuit?: unknown;
+  crashLoop?: unknown;
+}
+
+/** A checkpoint condensed for a session after a context overflow. */
+export interface CheckpointCondensedEvent extends Base {
+  type: 'checkpoint_condensed';
+  phaseId: string;
+  level: number;
+  beforeChars: number;
+  afterChars: number;
+}
+
 export type JournalEvent =
   | RunStartedEvent
   | RunEndedEvent
@@ -203,7 +234,9 @@ export type JournalEvent =
   | SignalEvent
   | ProgressEvent
   | GateResultEvent
-  | NoticeEvent;
+  | NoticeEvent
+  | RecoveryEvent
+  | CheckpointCondensedEvent;
 
 export type JournalEventType = JournalEvent['type'];
 

@@ -8,6 +8,7 @@ import { StateError, UsageError } from '../../errors/index.js';
 import { runGates } from '../../gates/index.js';
 import { parsePlan, type Plan } from '../../plan/index.js';
 import { appendEvent, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';
+import { createRedactor, redactDeep } from '../../redact/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
 
 interface DoneOptions {
@@ -71,12 +72,12 @@ export default async function doneCommand(options: DoneOptions): Promise<number>
     if (!active.state.phaseOrder.includes(phase.id)) {
       throw new StateError('E_PHASE_NOT_IN_RUN', `phase ${phase.id} is not part of the active run ${active.state.runId}`, { exitKind: 'usage', hint: `Phases in this run: ${active.state.phaseOrder.join(', ')}` });
     }
-    appendEvent(active.journal, {
+    appendEvent(active.journal, redactDeep({
       type: 'signal', phaseId: phase.id, status: options.status,
       ...(attemptId === undefined ? {} : { attemptId }),
       ...(options.reason === undefined ? {} : { reason: options.reason }),
       ...(report === undefined ? {} : { report }),
-    });
+    } as const, createRedactor(process.env)));
     process.stdout.write(`debussy: phase ${phase.id} signalled ${options.status}; debussy verifies its gates before accepting it\n`);
     return 0;
   }

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { loadProjectConfig } from '../../config/index.js';
 import { loadAuditedPlan } from '../../orchestrator/preflight.js';
 import { runPlan } from '../../orchestrator/run-plan.js';
+import { chooseReporters } from '../../report/choose-reporters.js';
+import { createReporters } from '../../report/create-reporters.js';
 import { combineReporters } from '../../report/reporter.js';
-import { PlainReporter } from '../../report/plain-reporter.js';
 import { findProjectRoot } from '../../state/index.js';
 import { configOverridesFrom } from '../config-flags.js';
 import { printDryRun } from '../dry-run.js';
@@ -15,6 +16,9 @@ interface RunOptions extends Record<string, unknown> {
   only?: string;
   fresh?: boolean;
   config?: string;
+  plain?: boolean;
+  json?: boolean;
+  verbose?: boolean;
 }
 
 function resumeCommandFor(planArg: string): string {
@@ -46,9 +50,12 @@ export default async function runCommand(planArg: string, options: RunOptions): 
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
-  const reporter = combineReporters([
-    new PlainReporter((text) => process.stdout.write(text), { verbose: false, timestamps: true }),
-  ]);
+  const choice = chooseReporters({
+    flags: { plain: options.plain === true, json: options.json === true, verbose: options.verbose === true },
+    env: process.env,
+    isTTY: process.stdout.isTTY === true,
+  });
+  const reporter = combineReporters(createReporters(choice, { stdout: process.stdout, warn: (message) => process.stderr.write(`debussy: warning: ${message}\n`) }));
   try {
     const result = await runPlan({
       root, plan, config: resolved.config, ...(options.phase ? { startAt: options.phase } : {}), ...(options.only ? { only: options.only } : {}),

@@ -1,0 +1,65 @@
+/**
+ * Issue 6 acceptance: the live status area in a real pseudo-terminal (tmux), while the real claude
+ * CLI runs a scripted session that crosses the threshold, restarts from its checkpoint and finishes.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEBUSSY_BIN } from '../cli/cli-harness.js';
+import { E2EProject, eventsOf } from '../e2e/e2e-project.js';
+import { bash, scriptBySession, write } from '../e2e/session-script.js';
+import { outputEnv } from './output-env.js';
+import { hasTmux, TmuxScreen } from './tmux-screen.js';
+
+const CROSSING_USAGE = { input_tokens: 165_000 }; // 82.5% of the 200,000-token window
+const WIDTH = 110;
+const HEIGHT = 30;
+
+let project: E2EProject | undefined;
+let screen: TmuxScreen | undefined;
+afterEach(async () => {
+  await screen?.dispose();
+  screen = undefined;
+  await project?.dispose();
+  project = undefined;
+});
+
+describe.runIf(hasTmux())('the live view in a terminal', () => {
+  it('pins phase, gauge percent and restarts at the bottom while the session runs, then leaves the summary', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Watch me' }],
+      script: scriptBySession({
+        fresh: [write('part1.txt', 'part one\n', { usage: CROSSING_USAGE }), bash('touch after-crossing.txt', { latencyMs: 1500 })],
+        // 120,000 tokens: 60% of the window, then a slow turn to look at the screen.
+        checkpoint: [bash('echo resumed', { usage: { input_tokens: 120_000 } }), bash('debussy done --phase 1', { latencyMs: 4000 }), { kind: 'text', text: 'Phase finished.' }],
+      }),
+    });
+    screen = await TmuxScreen.start({
+      command: [process.execPath, DEBUSSY_BIN, 'run', project.planArg], cwd: project.dir, env: outputEnv(project, {}), width: WIDTH, height: HEIGHT,
+    });
+
+    // The restarted session at 60%: the area shows the phase, restart 1/3 and the gauge percent.
+    const { matched, screens } = await screen.watch((s) => s.some((l) => /restart 1\/3/.test(l)) && s.some((l) => /context .* 6\d% /.test(l)), { timeoutMs: 45_000 });
+    expect(matched, `never saw the restarted session; last screen:\n${(screens.at(-1) ?? []).join('\n')}`).toBeDefined();
+    const live = matched ?? [];
+    const bottom = live.filter((l) => l !== '').slice(-4);
+    expect(bottom[0]).toMatch(/^─+$/);
+    expect(bottom[1]).toMatch(/E2E Plan · phase 1 \(1\/1\): Watch me +elapsed \d+s \(phase \d+s\)$/);
+    expect(bottom[2]).toMatch(/^ {2}attempt 2 · restart 1\/3 · \d+ tool calls · cost \$\d+\.\d\d · /);
+    expect(bottom[3]).toMatch(/^ {2}context [█░│]+ 6\d% 12\d(\.\d)?k\/200k \(restart at 80%\)$/);
+    // Activity scrolled above the area, one line per step.
+    expect(live.join('\n')).toContain('1 › Bash: echo resumed');
+    expect(live.join('\n')).toMatch(/warning: phase 1: restart 1\/3 from a checkpoint/);
+    // Earlier, the first session's crossing showed in the gauge too.
+    expect(screens.some((s) => s.some((l) => /context .* 8\d% /.test(l)))).toBe(true);
+    for (const line of live) expect(line.length).toBeLessThanOrEqual(WIDTH);
+
+    expect(await screen.waitForExit(45_000)).toBe(0);
+    const end = (await screen.capture()).join('\n');
+    expect(end).toMatch(/phase +status +attempts +restarts +peak ctx/);
+    expect(end).toMatch(/\n1 +completed +2 +1 +8\d%/);
+    expect(end).not.toContain('To resume');
+    // The status area is gone: no rule or gauge is left on the screen.
+    expect(end).not.toMatch(/─{20}/);
+    expect(end).not.toMatch(/context [█░│]+/);
+    expect(eventsOf(await project.journal(), 'restart')).toHaveLength(1);
+  });
+});

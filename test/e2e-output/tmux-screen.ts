@@ -1,0 +1,120 @@
+/**
+ * A real pseudo-terminal for tests: a private tmux server (its own socket in a temp dir, no user
+ * config) running one command in a pane of a fixed size. `capture()` returns what the screen
+ * shows, after tmux interpreted every escape sequence, so tests assert on what a person would see.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export function hasTmux(): boolean {
+  return spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
+}
+
+/** Single-quoted for sh. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+// The pane sets these itself (TERM from tmux) or they describe the outer terminal.
+const NOT_EXPORTED = new Set(['TERM', 'TMUX', 'TMUX_PANE', 'COLUMNS', 'LINES', 'TERMCAP']);
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Already gone.
+  }
+}
+
+export class TmuxScreen {
+  private constructor(
+    private readonly dir: string,
+    private readonly socket: string,
+    readonly exitCodeFile: string,
+  ) {}
+
+  /**
+   * Starts `command` (argv) in `cwd` with exactly `env` (plus the TERM tmux gives the pane) in a
+   * width x height pane. The pane stays open after the command ends, so its last screen can be read.
+   */
+  static async start(options: { command: string[]; cwd: string; env: Record<string, string | undefined>; width: number; height: number }): Promise<TmuxScreen> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'debussy-tmux-'));
+    const socket = path.join(dir, 'tmux.sock');
+    const exitCodeFile = path.join(dir, 'exit-code');
+    const exports = Object.entries(options.env)
+      .filter((entry): entry is [string, string] => entry[1] !== undefined && !NOT_EXPORTED.has(entry[0]) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(entry[0]))
+      .map(([key, value]) => `export ${key}=${shellQuote(value)}`);
+    const script = [
+      ...exports,
+      `cd ${shellQuote(options.cwd)}`,
+      // In the background only to learn its pid; its stdout is still the pane's terminal.
+      `${options.command.map(shellQuote).join(' ')} &`,
+      `echo $! > ${shellQuote(path.join(dir, 'pid'))}`,
+      'wait $!',
+      `echo $? > ${shellQuote(exitCodeFile)}`,
+      'exec sleep 600',
+    ].join('\n');
+    const scriptFile = path.join(dir, 'run.sh');
+    writeFileSync(scriptFile, `${script}\n`);
+    // env -i: the pane's environment is the script's, not this test process's.
+    await run('tmux', ['-S', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'debussy', '-x', String(options.width), '-y', String(options.height), `env -i PATH=${shellQuote(process.env.PATH ?? '/usr/bin:/bin')} HOME=${shellQuote(os.homedir())} sh ${shellQuote(scriptFile)}`]);
+    return new TmuxScreen(dir, socket, exitCodeFile);
+  }
+
+  /** The visible screen, one string per row, trailing spaces trimmed. */
+  async capture(): Promise<string[]> {
+    const { stdout } = await run('tmux', ['-S', this.socket, 'capture-pane', '-p', '-t', 'debussy']);
+    return stdout.split('\n').map((line) => line.trimEnd());
+  }
+
+  /** The command's exit code, once it ended. */
+  exitCode(): number | undefined {
+    try {
+      const text = readFileSync(this.exitCodeFile, 'utf8').trim();
+      return text === '' ? undefined : Number(text);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Captures until `test` accepts a screen or the command ended; returns every screen seen. */
+  async watch(test: (screen: string[]) => boolean, options: { timeoutMs: number; intervalMs?: number }): Promise<{ matched: string[] | undefined; screens: string[][] }> {
+    const screens: string[][] = [];
+    const deadline = Date.now() + options.timeoutMs;
+    while (Date.now() < deadline) {
+      const ended = this.exitCode() !== undefined;
+      const screen = await this.capture();
+      screens.push(screen);
+      if (test(screen)) return { matched: screen, screens };
+      if (ended) break;
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
+    }
+    return { matched: undefined, screens };
+  }
+
+  async waitForExit(timeoutMs: number): Promise<number | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const code = this.exitCode();
+      if (code !== undefined) return code;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return undefined;
+  }
+
+  /** Stops the command if it still runs, ends the tmux server and removes the temp dir. */
+  async dispose(): Promise<void> {
+    const pid = Number(readFileSync(path.join(this.dir, 'pid'), { encoding: 'utf8', flag: 'a+' }).trim());
+    if (this.exitCode() === undefined && Number.isInteger(pid) && pid > 0) {
+      signal(pid, 'SIGTERM');
+      if ((await this.waitForExit(15_000)) === undefined) signal(pid, 'SIGKILL');
+    }
+    await run('tmux', ['-S', this.socket, 'kill-server']).catch(() => undefined);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
