@@ -11,14 +11,27 @@ export function debussyEntryPath(): string {
   return fileURLToPath(new URL('../../bin/debussy.js', import.meta.url));
 }
 
-/** Writes `<dir>/debussy`, a shim that runs this very debussy with this very node. */
-export function writeDebussyShim(dir: string): string {
+const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+
+/**
+ * Writes `<dir>/debussy`, a shim that runs this very debussy with this very node, and
+ * `<dir>/session-env.sh`, which Claude Code sources before every Bash command (CLAUDE_ENV_FILE):
+ * it puts the shim first on PATH even where a shell start-up file or a shell snapshot resets PATH,
+ * and then sources the user's own CLAUDE_ENV_FILE, if any.
+ */
+export function writeDebussyShim(dir: string, userEnvFile: string | undefined = process.env.CLAUDE_ENV_FILE): string {
   mkdirSync(dir, { recursive: true });
   const shim = path.join(dir, 'debussy');
-  const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
   writeFileSync(shim, `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(debussyEntryPath())} "$@"\n`);
   chmodSync(shim, 0o755);
+  const lines = [`export PATH=${quote(dir)}:"$PATH"`];
+  if (userEnvFile) lines.push(`[ -f ${quote(userEnvFile)} ] && . ${quote(userEnvFile)}`);
+  writeFileSync(sessionEnvFile(dir), `${lines.join('\n')}\n`);
   return dir;
+}
+
+export function sessionEnvFile(shimDir: string): string {
+  return path.join(shimDir, 'session-env.sh');
 }
 
 export interface AgentEnvInput {
@@ -41,6 +54,7 @@ export function buildAgentEnv(input: AgentEnvInput): Record<string, string | und
   env.DEBUSSY_PLAN = input.planPath;
   env.DEBUSSY_PHASE_ID = input.phaseId;
   env.DEBUSSY_ATTEMPT_ID = input.attemptId;
+  env.CLAUDE_ENV_FILE = sessionEnvFile(input.shimDir);
   // The user's own settings win where they set them explicitly.
   env.CLAUDE_CODE_MAX_RETRIES ??= String(input.claudeMaxRetries);
   env.API_TIMEOUT_MS ??= String(input.apiTimeoutMs);

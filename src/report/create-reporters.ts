@@ -7,10 +7,13 @@ import { LiveReporter, type LiveTerminal } from './live-reporter.js';
 import { PlainReporter } from './plain-reporter.js';
 import type { Reporter } from './reporter.js';
 import { StepSummaryReporter } from './step-summary.js';
+import type { InterceptableStream } from './write-interceptor.js';
 
 export interface ReporterStreams {
   /** The terminal or pipe the run's output goes to (process.stdout). */
   stdout: LiveTerminal;
+  /** stderr, when it shows on the same terminal as stdout: the live view keeps its lines above the area. */
+  sharedScreen?: InterceptableStream;
   /** For problems of the output itself (an unwritable step summary). */
   warn: (message: string) => void;
 }
@@ -22,7 +25,7 @@ export function createReporters(choice: ReporterChoice, streams: ReporterStreams
   if (choice.mode === 'json') {
     reporters.push(new JsonReporter(write));
   } else if (choice.mode === 'live') {
-    reporters.push(new LiveReporter(streams.stdout, { colors, unicode: choice.unicode, verbose: choice.verbose }));
+    reporters.push(new LiveReporter(streams.stdout, { colors, unicode: choice.unicode, verbose: choice.verbose, ...(streams.sharedScreen ? { sharedScreen: streams.sharedScreen } : {}) }));
   } else {
     const plain = new PlainReporter(write, { verbose: choice.verbose, timestamps: true, colors });
     reporters.push(choice.githubActions ? new GitHubActionsReporter(write, plain) : plain);

@@ -1,6 +1,7 @@
 /** One human line per journal event or agent step. Pure, shared by every text reporter. */
 import type { AgentEvent } from '../agent/index.js';
 import type { JournalEvent } from '../state/index.js';
+import { plural } from './format-units.js';
 import { oneLine, sanitizeText } from './terminal-text.js';
 
 const pct = (n: number) => `${n.toFixed(1)}%`;
@@ -30,7 +31,7 @@ function journalLine(event: JournalEvent): JournalLine | undefined {
     case 'session_ended':
       return {
         level: event.outcome === 'completed' || event.outcome === 'stopped' ? 'info' : 'warning',
-        text: `phase ${event.phaseId}: session ${event.sessionIndex} ended: ${event.outcome}, peak context ${pct(event.peakContextPercent)} (${tokens(event.peakContextTokens)} tokens), ${event.toolCalls} tool calls${event.message ? `: ${event.message}` : ''}`,
+        text: `phase ${event.phaseId}: session ${event.sessionIndex} ended: ${event.outcome}, peak context ${pct(event.peakContextPercent)} (${tokens(event.peakContextTokens)} tokens), ${plural(event.toolCalls, 'tool call')}${event.message ? `: ${event.message}` : ''}`,
       };
     case 'context_crossed':
       return {
@@ -93,7 +94,8 @@ export function describeAgentEvent(event: AgentEvent, verbose: boolean): AgentLi
       return { tone: 'text', text: verbose ? text : condensed(text) };
     }
     case 'tool_result':
-      if (event.isError) return { tone: 'error', text: `tool error: ${condensed(sanitizeText(event.text).trim().split('\n')[0] ?? '')}` };
+      // The whole message folded to one line: the first line alone is often just "Exit code 1".
+      if (event.isError) return { tone: 'error', text: `tool error: ${condensed(event.text)}` };
       return verbose ? { tone: 'text', text: sanitizeText(event.text).slice(0, 2000).trimEnd() } : undefined;
     case 'api_retry':
       return { tone: 'warning', text: `API retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 1000)} s (status ${event.errorStatus ?? 'none'})` };

@@ -16,6 +16,7 @@ import type { Reporter, RunStartInfo } from './reporter.js';
 import { renderRunSummary, resumeLine } from './run-summary.js';
 import { renderStatusArea } from './status-area.js';
 import { sanitizeText, truncateToWidth } from './terminal-text.js';
+import { interceptWrites, type InterceptableStream } from './write-interceptor.js';
 
 /** What the live view needs of a terminal; process.stdout fits. */
 export interface LiveTerminal {
@@ -28,6 +29,8 @@ export interface LiveTerminal {
 
 export interface LiveReporterOptions {
   colors: Colors;
+  /** Another stream showing on the same screen (stderr on a TTY): its writes go above the area. */
+  sharedScreen?: InterceptableStream;
   unicode: boolean;
   verbose: boolean;
   /** Clock redraw interval; 0 turns the timer off (tests). */
@@ -44,6 +47,7 @@ export class LiveReporter implements Reporter {
   private timer: NodeJS.Timeout | undefined;
   private spinnerFrame = 0;
   private closed = false;
+  private restoreShared: (() => void) | undefined;
   private readonly onResize = () => this.guard(() => this.redraw([]));
   // If the process ends without close() (a crash), the cursor must not stay hidden.
   private readonly onExit = () => this.guard(() => void this.terminal.write(SHOW_CURSOR));
@@ -56,6 +60,7 @@ export class LiveReporter implements Reporter {
     this.area = new PinnedArea((text) => void this.terminal.write(text), () => this.columns());
     this.terminal.on('resize', this.onResize);
     process.once('exit', this.onExit);
+    if (options.sharedScreen) this.restoreShared = interceptWrites(options.sharedScreen, (text, passThrough) => this.writeAbove(text, passThrough));
     const tickMs = options.tickMs ?? 1000;
     if (tickMs > 0) {
       this.timer = setInterval(() => this.guard(() => this.tick()), tickMs);
@@ -115,7 +120,16 @@ export class LiveReporter implements Reporter {
     this.stopTimer();
     this.guard(() => this.terminal.off('resize', this.onResize));
     process.off('exit', this.onExit);
+    this.restoreShared?.();
     this.guard(() => this.area.clear());
+  }
+
+  /** Text from the shared stream: the area is lifted, the text written, the area drawn again below. */
+  private writeAbove(text: string, passThrough: (text: string) => void): void {
+    if (this.closed || !this.area.isDrawn) return passThrough(text);
+    this.guard(() => this.area.update([], []));
+    passThrough(text.endsWith('\n') ? text : `${text}\n`);
+    this.guard(() => this.redraw([]));
   }
 
   private tick(): void {

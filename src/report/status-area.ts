@@ -4,7 +4,7 @@
  */
 import type { Colors } from './color.js';
 import { renderGauge } from './context-gauge.js';
-import { formatCost, formatDuration } from './format-units.js';
+import { formatCost, formatDuration, plural } from './format-units.js';
 import { costSoFar, type LiveState } from './live-state.js';
 import { truncateToWidth, visibleWidth } from './terminal-text.js';
 
@@ -66,7 +66,7 @@ function countersLine(state: LiveState, options: FrameOptions): string {
     `attempt ${phase?.attempts ?? 0}`,
     (phase?.restart ?? 0) > 0 ? colors.yellow(restart) : restart,
     ...(phase && phase.retry > 0 ? [`retry ${phase.retry}`] : []),
-    `${state.context?.toolCalls ?? 0} tool calls`,
+    plural(state.context?.toolCalls ?? 0, 'tool call'),
     `cost ${formatCost(costSoFar(state))}`,
     colors.dim(state.activity),
   ];

@@ -155,7 +155,7 @@ describe('stopping while a tool runs', () => {
   it('a session stopped during Bash `sleep` (session timeout) leaves no sleep process behind', async () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Sleepy' }],
-      config: { stop_grace: '1s', session_timeout: '4s', max_retries: 1 },
+      config: { stop_grace: '1s', session_timeout: '12s', max_retries: 1 },
       script: scriptBySession({
         fresh: [bash('sleep 37'), done()],
         checkpoint: [bash('debussy done --phase 1'), done()],

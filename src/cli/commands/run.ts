@@ -55,7 +55,11 @@ export default async function runCommand(planArg: string, options: RunOptions): 
     env: process.env,
     isTTY: process.stdout.isTTY === true,
   });
-  const reporter = combineReporters(createReporters(choice, { stdout: process.stdout, warn: (message) => process.stderr.write(`debussy: warning: ${message}\n`) }));
+  const reporter = combineReporters(createReporters(choice, {
+    stdout: process.stdout,
+    ...(process.stderr.isTTY ? { sharedScreen: process.stderr } : {}),
+    warn: (message) => process.stderr.write(`debussy: warning: ${message}\n`),
+  }));
   try {
     const result = await runPlan({
       root, plan, config: resolved.config, ...(options.phase ? { startAt: options.phase } : {}), ...(options.only ? { only: options.only } : {}),
