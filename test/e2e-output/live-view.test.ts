@@ -29,7 +29,7 @@ describe.runIf(hasTmux())('the live view in a terminal', () => {
       script: scriptBySession({
         fresh: [write('part1.txt', 'part one\n', { usage: CROSSING_USAGE }), bash('touch after-crossing.txt', { latencyMs: 1500 })],
         // 120,000 tokens: 60% of the window, then a slow turn to look at the screen.
-        checkpoint: [bash('echo resumed', { usage: { input_tokens: 120_000 } }), bash('debussy done --phase 1', { latencyMs: 4000 }), { kind: 'text', text: 'Phase finished.' }],
+        checkpoint: [bash('echo resumed', { usage: { input_tokens: 120_000 } }), bash('debussy done --phase 1', { latencyMs: 3000 }), { kind: 'text', text: 'Phase finished.' }],
       }),
     });
     screen = await TmuxScreen.start({
@@ -37,17 +37,18 @@ describe.runIf(hasTmux())('the live view in a terminal', () => {
     });
 
     // The restarted session at 60%: the area shows the phase, restart 1/3 and the gauge percent.
-    const { matched, screens } = await screen.watch((s) => s.some((l) => /restart 1\/3/.test(l)) && s.some((l) => /context .* 6\d% /.test(l)), { timeoutMs: 45_000 });
+    const restarted = (s: string[]) => s.some((l) => l.includes('1 › Bash: echo resumed')) && s.some((l) => /restart 1\/3/.test(l)) && s.some((l) => /context .* 6\d% /.test(l));
+    const { matched, screens } = await screen.watch(restarted, { timeoutMs: 45_000 });
     expect(matched, `never saw the restarted session; last screen:\n${(screens.at(-1) ?? []).join('\n')}`).toBeDefined();
     const live = matched ?? [];
     const bottom = live.filter((l) => l !== '').slice(-4);
     expect(bottom[0]).toMatch(/^─+$/);
     expect(bottom[1]).toMatch(/E2E Plan · phase 1 \(1\/1\): Watch me +elapsed \d+s \(phase \d+s\)$/);
-    expect(bottom[2]).toMatch(/^ {2}attempt 2 · restart 1\/3 · \d+ tool calls · cost \$\d+\.\d\d · /);
+    expect(bottom[2]).toMatch(/^ {2}attempt 2 · restart 1\/3 · \d+ tool calls? · cost \$\d+\.\d\d · /);
     expect(bottom[3]).toMatch(/^ {2}context [█░│]+ 6\d% 12\d(\.\d)?k\/200k \(restart at 80%\)$/);
-    // Activity scrolled above the area, one line per step.
-    expect(live.join('\n')).toContain('1 › Bash: echo resumed');
-    expect(live.join('\n')).toMatch(/warning: phase 1: restart 1\/3 from a checkpoint/);
+    // Activity scrolls above the area, one line per step, journal events timestamped.
+    expect(live.join('\n')).toMatch(/\n {2}1 › Write: part1\.txt\n/);
+    expect(live.join('\n')).toMatch(/\n\d\d:\d\d:\d\d phase 1: restart 1\/3 from a checkpoint/);
     // Earlier, the first session's crossing showed in the gauge too.
     expect(screens.some((s) => s.some((l) => /context .* 8\d% /.test(l)))).toBe(true);
     for (const line of live) expect(line.length).toBeLessThanOrEqual(WIDTH);
@@ -61,5 +62,41 @@ describe.runIf(hasTmux())('the live view in a terminal', () => {
     expect(end).not.toMatch(/─{20}/);
     expect(end).not.toMatch(/context [█░│]+/);
     expect(eventsOf(await project.journal(), 'restart')).toHaveLength(1);
+  });
+});
+
+describe.runIf(hasTmux())('Ctrl-C in the live view', () => {
+  it('keeps the signal message above the area, then clears the area and tells how to resume', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Interrupt me' }],
+      script: scriptBySession({ fresh: [bash('sleep 23'), bash('debussy done --phase 1'), { kind: 'text', text: 'Phase finished.' }] }),
+    });
+    screen = await TmuxScreen.start({
+      command: [process.execPath, DEBUSSY_BIN, 'run', project.planArg], cwd: project.dir, env: outputEnv(project, {}), width: WIDTH, height: HEIGHT,
+    });
+    const running = await screen.watch((s) => s.some((l) => l.includes('1 › Bash: sleep 23')), { timeoutMs: 45_000 });
+    expect(running.matched, (running.screens.at(-1) ?? []).join('\n')).toBeDefined();
+
+    // Narrower: the area is drawn again at the new width, once, with nothing left of the old one.
+    await screen.resize(72, HEIGHT);
+    const narrow = await screen.watch((s) => s.some((l) => /^─{71}$/.test(l)), { timeoutMs: 10_000 });
+    expect(narrow.matched, (narrow.screens.at(-1) ?? []).join('\n')).toBeDefined();
+    const afterResize = narrow.matched ?? [];
+    expect(afterResize.filter((l) => /─{20}/.test(l))).toHaveLength(1);
+    expect(afterResize.filter((l) => l.includes('E2E Plan · phase 1 (1/1)'))).toHaveLength(1);
+    for (const line of afterResize) expect(line.length).toBeLessThanOrEqual(72);
+
+    await screen.sendKeys('C-c');
+
+    expect(await screen.waitForExit(45_000)).toBe(130);
+    const end = await screen.capture();
+    const text = end.join('\n');
+    expect(text).toContain('debussy: SIGINT received: stopping the session and saving its work');
+    // One copy of the message, not overwritten, and no piece of the status area left anywhere.
+    expect(end.filter((l) => l.includes('SIGINT received'))).toHaveLength(1);
+    expect(text).not.toMatch(/─{20}/);
+    expect(text).not.toMatch(/context [█░│]+/);
+    expect(text).toMatch(/\n1 +in_progress +1 +0 /);
+    expect(end.filter((l) => l !== '').at(-1)).toBe('To resume: debussy run plans/e2e/MASTER_PLAN.md');
   });
 });

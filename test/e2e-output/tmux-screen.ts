@@ -52,10 +52,10 @@ export class TmuxScreen {
     const script = [
       ...exports,
       `cd ${shellQuote(options.cwd)}`,
-      // In the background only to learn its pid; its stdout is still the pane's terminal.
-      `${options.command.map(shellQuote).join(' ')} &`,
-      `echo $! > ${shellQuote(path.join(dir, 'pid'))}`,
-      'wait $!',
+      // Ctrl-C in the pane is for the command; this shell stays to record how it ended.
+      "trap 'true' INT",
+      // The inner shell records its pid and becomes the command, in the foreground of the pane.
+      `sh -c 'echo $$ > "$0"; exec "$@"' ${shellQuote(path.join(dir, 'pid'))} ${options.command.map(shellQuote).join(' ')}`,
       `echo $? > ${shellQuote(exitCodeFile)}`,
       'exec sleep 600',
     ].join('\n');
@@ -66,9 +66,18 @@ export class TmuxScreen {
     return new TmuxScreen(dir, socket, exitCodeFile);
   }
 
+  /** Types keys into the pane, as tmux send-keys names them (`C-c` is Ctrl-C). */
+  async sendKeys(...keys: string[]): Promise<void> {
+    await run('tmux', ['-S', this.socket, 'send-keys', '-t', 'debussy', ...keys]);
+  }
+
+  async resize(width: number, height: number): Promise<void> {
+    await run('tmux', ['-S', this.socket, 'resize-window', '-t', 'debussy', '-x', String(width), '-y', String(height)]);
+  }
+
   /** The visible screen, one string per row, trailing spaces trimmed. */
-  async capture(): Promise<string[]> {
-    const { stdout } = await run('tmux', ['-S', this.socket, 'capture-pane', '-p', '-t', 'debussy']);
+  async capture(history = false): Promise<string[]> {
+    const { stdout } = await run('tmux', ['-S', this.socket, 'capture-pane', '-p', '-t', 'debussy', ...(history ? ['-S', '-100'] : [])]);
     return stdout.split('\n').map((line) => line.trimEnd());
   }
 

@@ -164,7 +164,7 @@ describe('LiveReporter', () => {
     expect(screen.split('\n').slice(-4)).toEqual(reporter.frame());
     expect(terminal.out).toContain('  1 > Let me look at the tests first. Then fix them.\n');
     expect(terminal.out).toContain('  1 > Bash: npm test\n');
-    expect(terminal.out).toContain('  1 > tool error: FAIL test/x.test.ts\n');
+    expect(terminal.out).toContain('  1 > tool error: FAIL test/x.test.ts more\n');
     expect(terminal.out).toContain('  1 > API retry 1/3 in 2 s (status 529)\n');
     expect(reporter.frame()[3]).toContain('75% 150k/200k');
     // No escape sequence from the agent reached the terminal: only ours (cursor and clear).
@@ -218,6 +218,24 @@ describe('LiveReporter', () => {
       terminal.resize(10);
       reporter.close();
     }).not.toThrow();
+  });
+
+  it('lifts the area for writes to a stream on the same screen, and lets go of the stream on close', () => {
+    const terminal = new FakeTerminal();
+    const stderr = { write: (text: string) => ((terminal.out += text), true) };
+    const original = stderr.write;
+    const reporter = new LiveReporter(terminal, { colors: NO_COLORS, unicode: false, verbose: false, tickMs: 0, now: () => T0, sharedScreen: stderr });
+    reporter.journal(journal[0]!);
+    terminal.out = '';
+    stderr.write('debussy: SIGINT received');
+    // Erased, the message on its own line, the area drawn again under it.
+    expect(terminal.out.startsWith('\r\x1b[3A\x1b[Jdebussy: SIGINT received\n')).toBe(true);
+    expect(terminal.out.split('\n').slice(1)).toEqual(reporter.frame());
+    reporter.close();
+    expect(stderr.write).toBe(original);
+    terminal.out = '';
+    stderr.write('after\n');
+    expect(terminal.out).toBe('after\n');
   });
 
   it('the clock timer redraws by itself and does not keep the process alive', async () => {

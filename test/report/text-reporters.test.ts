@@ -29,7 +29,7 @@ describe('PlainReporter', () => {
     expect(out).not.toMatch(ESCAPE);
     expect(out).toMatch(/^\d\d:\d\d:\d\d warning: reclaimed a stale lock$/m);
     expect(out).toMatch(/^\d\d:\d\d:\d\d {3}1 \[ctx 25%\] Bash: npm test$/m);
-    expect(out).toMatch(/^\d\d:\d\d:\d\d {3}1 \[ctx 25%\] tool error: FAIL test\/x.test.ts$/m);
+    expect(out).toMatch(/^\d\d:\d\d:\d\d {3}1 \[ctx 25%\] tool error: FAIL test\/x.test.ts more$/m);
     expect(out).toMatch(/^\d\d:\d\d:\d\d {3}1 \[ctx 25%\] Let me look at the tests first\. Then fix them\.$/m);
     expect(out).toMatch(/^\d\d:\d\d:\d\d warning: phase 1: restart 1\/3 from a checkpoint \(context threshold\)$/m);
     expect(out).toContain('\nTo resume: debussy run plans/demo/MASTER_PLAN.md\n');
