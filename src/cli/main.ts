@@ -95,6 +95,14 @@ export function buildProgram(): Command {
   return program;
 }
 
+// `debussy status | head` closes the pipe early: that is the reader's choice, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') return;
+    throw error;
+  });
+}
+
 async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
   try {

@@ -55,8 +55,9 @@ export function buildAgentEnv(input: AgentEnvInput): Record<string, string | und
   env.DEBUSSY_PHASE_ID = input.phaseId;
   env.DEBUSSY_ATTEMPT_ID = input.attemptId;
   env.CLAUDE_ENV_FILE = sessionEnvFile(input.shimDir);
-  // The user's own settings win where they set them explicitly.
-  env.CLAUDE_CODE_MAX_RETRIES ??= String(input.claudeMaxRetries);
-  env.API_TIMEOUT_MS ??= String(input.apiTimeoutMs);
+  // debussy's config decides (claude_max_retries, api_timeout): a value left in the shell from
+  // elsewhere must not silently change how long a session may hang.
+  env.CLAUDE_CODE_MAX_RETRIES = String(input.claudeMaxRetries);
+  env.API_TIMEOUT_MS = String(input.apiTimeoutMs);
   return env;
 }

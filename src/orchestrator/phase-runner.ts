@@ -119,6 +119,11 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   };
 
   for (;;) {
+    // A Ctrl-C that came while debussy was committing or waiting: start nothing new.
+    if (ctx.interrupt.aborted) {
+      await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
+      return finish({ status: 'interrupted' });
+    }
     sessionIndex += 1;
     const env = buildAgentEnv({
       base: ctx.env, shimDir: ctx.shimDir, projectRoot: ctx.root, runId: ctx.runId, planPath: ctx.plan.path,

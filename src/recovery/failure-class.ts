@@ -78,7 +78,7 @@ export const FAILURE_CLASSES: Readonly<Record<FailureClass, FailureClassInfo>> =
     label: 'authentication failed',
     severity: 'critical',
     retryable: false,
-    suggestedAction: 'The API rejected the credentials: check ANTHROPIC_API_KEY (or log in again with `claude /login`), then run `debussy run` again.',
+    suggestedAction: 'The API rejected the credentials. Check ANTHROPIC_API_KEY (or log in again with `claude /login`), then run `debussy run` again.',
   },
   invalid_request: {
     label: 'invalid request',

@@ -45,8 +45,12 @@ const URL_PASSWORD = '(\\b[a-z][a-z0-9+.-]*://[^\\s:/@]+:)(?!\\[REDACTED)[^\\s@/
 
 /**
  * `password=...`, `"api_key": "..."`, `token: ...`. The name must end at a word boundary, so
- * `input_tokens: 512` and `max_tokens=100` are left alone.
+ * `input_tokens: 512` and `max_tokens=100` are left alone, and so is prose: after a colon, an
+ * unquoted value counts only with a digit or symbol in it (6+ characters) or at 16+ characters, so
+ * `token: expired` and "the credentials: check the key" stay as written.
  */
+const LOOKS_LIKE_A_VALUE = /^(?=.*[0-9_\-/+=.]).{6,}$|^.{16,}$/;
+
 const ASSIGNMENT =
   '\\b((?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?))\\b(["\']?\\s*[:=]\\s*)(?!["\']?\\[REDACTED)("[^"\\n]*"|\'[^\'\\n]*\'|[^\\s,;&"\'}\\]]+)';
 
@@ -83,7 +87,8 @@ export function createRedactor(env: Readonly<Record<string, string | undefined>>
     out = out.replace(tokens, REDACTED);
     out = out.replace(bearer, (_m, scheme: string) => `${scheme} ${REDACTED}`);
     out = out.replace(urlPassword, (_m, prefix: string) => `${prefix}${REDACTED}@`);
-    out = out.replace(assignment, (_m, name: string, separator: string, value: string) => {
+    out = out.replace(assignment, (match: string, name: string, separator: string, value: string) => {
+      if (separator.includes(':') && !/^["']/.test(value) && !LOOKS_LIKE_A_VALUE.test(value)) return match;
       const quote = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : '';
       return `${name}${separator}${quote}${REDACTED}${quote}`;
     });

@@ -30,6 +30,11 @@ describe('redactSecrets: assignments', () => {
     ["token: 'xyz987'", "token: '[REDACTED]'"],
     ['client_secret=aaa&scope=read', 'client_secret=[REDACTED]&scope=read'],
     ['export GITHUB_TOKEN=abcdef123', 'export GITHUB_TOKEN=[REDACTED]'],
+    ['password: hunter2', 'password: [REDACTED]'],
+    ['secret: abcdefghijklmnopqrstuv', 'secret: [REDACTED]'],
+    // Prose after a colon is not a value.
+    ['The API rejected the credentials: check ANTHROPIC_API_KEY', 'The API rejected the credentials: check ANTHROPIC_API_KEY'],
+    ['token: expired', 'token: expired'],
   ])('%s', (input, expected) => {
     expect(redactSecrets(input, NO_ENV)).toBe(expected);
   });
