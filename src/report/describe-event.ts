@@ -55,6 +55,7 @@ function journalLine(event: JournalEvent): JournalLine | undefined {
     case 'gate_result':
       return { level: event.passed ? 'info' : 'warning', text: `phase ${event.phaseId}: gate ${event.name} ${event.passed ? 'passed' : `FAILED (exit ${event.exitCode ?? 'none'})`}: ${event.command}` };
     case 'phase_ended':
+      if (event.status === 'in_progress') return { level: 'warning', text: `phase ${event.phaseId} interrupted: its work is saved; \`debussy run\` resumes it from a checkpoint` };
       return { level: event.status === 'completed' ? 'info' : 'error', text: `phase ${event.phaseId} ${event.status}${event.reason ? `: ${event.reason}` : ''}` };
     case 'notice':
       return { level: event.level, text: `${event.phaseId ? `phase ${event.phaseId}: ` : ''}${event.message}` };

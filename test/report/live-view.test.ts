@@ -243,7 +243,8 @@ describe('LiveReporter', () => {
     const reporter = new LiveReporter(terminal, { colors: NO_COLORS, unicode: false, verbose: false, tickMs: 10 });
     reporter.journal(journal[0]!);
     const before = terminal.out.length;
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    // However slow the machine: some tick within two seconds.
+    for (let waited = 0; waited < 2000 && terminal.out.length === before; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(terminal.out.length).toBeGreaterThan(before);
     reporter.close();
     const after = terminal.out.length;
