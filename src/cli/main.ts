@@ -52,6 +52,16 @@ export function buildProgram(): Command {
   addConfigFlags(run);
   run.action(lazy(() => import('./commands/run.js')));
 
+  const resume = program
+    .command('resume')
+    .description('Resume the last run of this project where it stopped (same as `debussy run` on its plan).')
+    .option('--config <file>', 'use this config file instead of discovering one')
+    .option('--plain', 'one timestamped line per event, no live status area')
+    .option('--json', 'print NDJSON events on stdout and nothing else')
+    .option('--verbose', "show the agent's full text and tool output");
+  addConfigFlags(resume);
+  resume.action(lazy(() => import('./commands/resume.js')));
+
   program
     .command('config')
     .description('Show the resolved configuration and where each value came from.')

@@ -23,7 +23,7 @@ describe('debussy --help', () => {
   it('lists every command', () => {
     const result = debussy(['--help'], { cwd: work.dir });
     expect(result.code).toBe(0);
-    for (const command of ['audit', 'run', 'config', 'done', 'progress', 'status', 'history']) expect(result.stdout).toMatch(new RegExp(`\\n\\s+${command}\\b`));
+    for (const command of ['audit', 'run', 'resume', 'config', 'done', 'progress', 'status', 'history', 'init', 'plan', 'logs']) expect(result.stdout).toMatch(new RegExp(`\\n\\s+${command}\\b`));
   });
 
   it('rejects an unknown command with exit 2', () => {
@@ -196,6 +196,9 @@ describe('progress, status and history', () => {
     expect(JSON.parse(debussy(['status', '--json'], { cwd: work.dir }).stdout)).toEqual({ run: null });
     expect(debussy(['history'], { cwd: work.dir }).stdout).toContain('No runs yet');
     expect(debussy(['history', '--limit', '0'], { cwd: work.dir }).code).toBe(2);
+    const resume = debussy(['resume'], { cwd: work.dir });
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toContain('there is no earlier run in this project to resume');
   });
 });
 

@@ -57,7 +57,8 @@ describe('Ctrl-C', () => {
     const status = await project.run(['status']);
     expect(status.stdout).toContain('resumes phase 1 from its checkpoint');
 
-    const resumed = await project.run(['run', project.planArg]);
+    // `debussy resume` is `debussy run` on the last run's plan.
+    const resumed = await project.run(['resume']);
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
     const again = await project.journal();
     expect(eventsOf(again, 'run_started')[0]?.resumedFrom).toBe(eventsOf(events, 'run_started')[0]?.runId);

@@ -92,6 +92,9 @@ describe('crossing the context threshold', () => {
     expect(status.run.phases['1']?.restarts).toBe(1);
     expect(status.run.phases['1']?.commits.length).toBe(1); // the checkpoint; the second session changed nothing
     expect(status.run.phases['1']?.sessions[0]?.peakContextPercent).toBeGreaterThanOrEqual(80);
+    const text = (await project.run(['status'])).stdout;
+    expect(text).toMatch(/1 #1: stopped, peak context 8\d\.\d% \([\d,]+ of 200,000 tokens\)/);
+    expect(text).toMatch(/1 #2: completed/);
   });
 
   it('with --context-threshold 90 does not restart', async () => {

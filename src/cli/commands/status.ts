@@ -47,6 +47,15 @@ export default async function statusCommand(options: StatusOptions): Promise<num
   process.stdout.write(`Status: ${status}${state.reason ? ` (${state.reason})` : ''}\nStarted: ${state.startedAt}${state.endedAt ? `, ended ${state.endedAt}` : ''}\n`);
   if (last.tornTail) process.stdout.write('Note: the journal ends in a torn line (a crash mid-write); the events before it are intact.\n');
   process.stdout.write(`\n${renderRunSummary({ ...state, status: status as RunState['status'] })}\n`);
+  process.stdout.write('\nSessions:\n');
+  for (const id of state.phaseOrder) {
+    for (const session of state.phases[id]?.sessions ?? []) {
+      const window = session.contextWindow > 0 ? ` of ${session.contextWindow.toLocaleString('en-US')}` : '';
+      process.stdout.write(
+        `  ${id} #${session.sessionIndex}: ${session.ended ? (session.outcome ?? 'ended') : 'running or cut off'}, peak context ${session.peakContextPercent.toFixed(1)}% (${session.peakContextTokens.toLocaleString('en-US')}${window} tokens), ${session.toolCalls} tool calls${session.errorClass ? `, ${session.errorClass}` : ''}\n`,
+      );
+    }
+  }
   for (const id of state.phaseOrder) {
     const p = state.phases[id];
     if (p && (p.status === 'blocked' || p.status === 'failed' || p.status === 'skipped') && p.reason) process.stdout.write(`\n${id} ${p.status}: ${p.reason}`);
