@@ -27,8 +27,8 @@ function passes(command: string): boolean {
 }
 
 describe('plans/example', () => {
-  it('passes debussy audit --strict from the repository root', () => {
-    const result = debussy(['audit', 'plans/example/MASTER_PLAN.md', '--strict'], { cwd: REPO_ROOT });
+  it('passes debussy audit --strict from the repository root', async () => {
+    const result = await debussy(['audit', 'plans/example/MASTER_PLAN.md', '--strict'], { cwd: REPO_ROOT });
     expect(result.stdout).toContain('audit ok: Example (2 phases): 0 error(s), 0 warning(s)');
     expect(result.code).toBe(0);
   });

@@ -31,30 +31,30 @@ function snapshot(root: string): Record<string, string> {
 }
 
 describe('a fresh repository: init, plan new, audit', () => {
-  it('ends with a plan that passes the audit, strict mode included', () => {
-    const init = debussy(['init'], { cwd: dir });
+  it('ends with a plan that passes the audit, strict mode included', async () => {
+    const init = await debussy(['init'], { cwd: dir });
     expect(init.code).toBe(0);
     expect(init.stdout).toMatch(/created\s+\.debussy\/config\.yaml/);
     expect(init.stdout).toMatch(/created\s+\.claude\/commands\/debussy-done\.md/);
     expect(init.stdout).toMatch(/created\s+\.claude\/commands\/debussy-progress\.md/);
     expect(init.stdout).toMatch(/created\s+\.gitignore/);
 
-    const plan = debussy(['plan', 'new', 'demo', '--phases', '3'], { cwd: dir });
+    const plan = await debussy(['plan', 'new', 'demo', '--phases', '3'], { cwd: dir });
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('Audit: 0 errors, 0 warnings.');
     expect(readdirSync(path.join(dir, 'plans/demo')).sort()).toEqual(['MASTER_PLAN.md', 'phase-1.md', 'phase-2.md', 'phase-3.md']);
 
     for (const args of [['audit', 'plans/demo/MASTER_PLAN.md'], ['audit', 'plans/demo', '--strict']]) {
-      const audit = debussy(args, { cwd: dir });
+      const audit = await debussy(args, { cwd: dir });
       expect(audit.stdout).toContain('audit ok: Demo (3 phases): 0 error(s), 0 warning(s)');
       expect(audit.code).toBe(0);
     }
-    const json = JSON.parse(debussy(['audit', 'plans/demo', '--json'], { cwd: dir }).stdout) as { findings: unknown[]; ok: boolean };
+    const json = JSON.parse((await debussy(['audit', 'plans/demo', '--json'], { cwd: dir })).stdout) as { findings: unknown[]; ok: boolean };
     expect(json).toMatchObject({ ok: true, findings: [] });
   });
 
-  it("keeps git's hands off the run data: the ignored paths are debussy's", () => {
-    debussy(['init'], { cwd: dir });
+  it("keeps git's hands off the run data: the ignored paths are debussy's", async () => {
+    await debussy(['init'], { cwd: dir });
     mkdirSync(path.join(dir, '.debussy/runs/r1'), { recursive: true });
     writeFileSync(path.join(dir, '.debussy/runs/r1/journal.ndjson'), '{}\n');
     writeFileSync(path.join(dir, '.debussy/run.lock'), '{}\n');
@@ -65,11 +65,11 @@ describe('a fresh repository: init, plan new, audit', () => {
 });
 
 describe('debussy init', () => {
-  it('run twice without --force changes nothing and says so', () => {
+  it('run twice without --force changes nothing and says so', async () => {
     writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
-    expect(debussy(['init'], { cwd: dir }).code).toBe(0);
+    expect((await debussy(['init'], { cwd: dir })).code).toBe(0);
     const before = snapshot(dir);
-    const again = debussy(['init'], { cwd: dir });
+    const again = await debussy(['init'], { cwd: dir });
     expect(again.code).toBe(0);
     expect(snapshot(dir)).toEqual(before);
     expect(again.stdout).toMatch(/exists, kept\s+\.debussy\/config\.yaml/);
@@ -80,41 +80,41 @@ describe('debussy init', () => {
     expect(again.stdout).not.toMatch(/created|overwritten|updated/);
   });
 
-  it('never overwrites an edited file without --force; with it, restores the file', () => {
-    debussy(['init'], { cwd: dir });
+  it('never overwrites an edited file without --force; with it, restores the file', async () => {
+    await debussy(['init'], { cwd: dir });
     const config = path.join(dir, '.debussy/config.yaml');
     const fresh = readFileSync(config, 'utf8');
     writeFileSync(config, 'max_restarts: 5\n');
 
-    const kept = debussy(['init'], { cwd: dir });
+    const kept = await debussy(['init'], { cwd: dir });
     expect(readFileSync(config, 'utf8')).toBe('max_restarts: 5\n');
     expect(kept.stdout).toContain('Pass --force to overwrite');
 
-    const forced = debussy(['init', '--force'], { cwd: dir });
+    const forced = await debussy(['init', '--force'], { cwd: dir });
     expect(forced.code).toBe(0);
     expect(forced.stdout).toMatch(/overwritten\s+\.debussy\/config\.yaml/);
     expect(forced.stdout).toMatch(/exists, same content\s+\.claude\/commands\/debussy-done\.md/);
     expect(readFileSync(config, 'utf8')).toBe(fresh);
   });
 
-  it('adds only the missing .gitignore lines to an existing file', () => {
+  it('adds only the missing .gitignore lines to an existing file', async () => {
     writeFileSync(path.join(dir, '.gitignore'), 'dist/\n.debussy/runs/\n');
-    const result = debussy(['init'], { cwd: dir });
+    const result = await debussy(['init'], { cwd: dir });
     expect(result.stdout).toMatch(/updated\s+\.gitignore \(added \.debussy\/run\.lock, \.debussy\/project\.ndjson\)/);
     const text = readFileSync(path.join(dir, '.gitignore'), 'utf8');
     expect(text.startsWith('dist/\n.debussy/runs/\n')).toBe(true);
     expect(text.match(/^\.debussy\/runs\/$/gm)).toHaveLength(1);
   });
 
-  it('without DIR, sets up the repository top level even from a subfolder', () => {
+  it('without DIR, sets up the repository top level even from a subfolder', async () => {
     mkdirSync(path.join(dir, 'src/deep'), { recursive: true });
-    expect(debussy(['init'], { cwd: path.join(dir, 'src/deep') }).code).toBe(0);
+    expect((await debussy(['init'], { cwd: path.join(dir, 'src/deep') })).code).toBe(0);
     expect(statSync(path.join(dir, '.debussy/config.yaml')).isFile()).toBe(true);
   });
 
-  it('with a DIR inside a repository, writes there and points out where the config is read from', () => {
+  it('with a DIR inside a repository, writes there and points out where the config is read from', async () => {
     mkdirSync(path.join(dir, 'sub'));
-    const result = debussy(['init', 'sub'], { cwd: dir });
+    const result = await debussy(['init', 'sub'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(statSync(path.join(dir, 'sub/.debussy/config.yaml')).isFile()).toBe(true);
     expect(result.stdout).toContain(`is inside the git repository ${dir}`);
@@ -123,9 +123,9 @@ describe('debussy init', () => {
   it.each([
     { name: 'a missing DIR', args: ['init', 'no-such-folder'] },
     { name: 'a file as DIR', args: ['init', 'README.md'], setup: () => writeFileSync(path.join(dir, 'README.md'), 'x') },
-  ])('refuses $name with a usage error and creates nothing', ({ args, setup }) => {
+  ])('refuses $name with a usage error and creates nothing', async ({ args, setup }) => {
     setup?.();
-    const result = debussy(args, { cwd: dir });
+    const result = await debussy(args, { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/is not an existing folder/);
     expectNoStack(result);
@@ -134,41 +134,41 @@ describe('debussy init', () => {
 });
 
 describe('debussy plan new', () => {
-  it.each(['generic', 'backend', 'frontend'])('the %s template passes the audit', (template) => {
-    const plan = debussy(['plan', 'new', `p-${template}`, '--template', template, '--phases', '2'], { cwd: dir });
+  it.each(['generic', 'backend', 'frontend'])('the %s template passes the audit', async (template) => {
+    const plan = await debussy(['plan', 'new', `p-${template}`, '--template', template, '--phases', '2'], { cwd: dir });
     expect(plan.code).toBe(0);
-    const audit = debussy(['audit', `plans/p-${template}`, '--strict'], { cwd: dir });
+    const audit = await debussy(['audit', `plans/p-${template}`, '--strict'], { cwd: dir });
     expect(audit.stdout).toContain('0 error(s), 0 warning(s)');
     expect(audit.code).toBe(0);
   });
 
-  it('defaults to three phases of the generic template, in plans/ at the project root', () => {
+  it('defaults to three phases of the generic template, in plans/ at the project root', async () => {
     mkdirSync(path.join(dir, 'web'));
-    const result = debussy(['plan', 'new', 'site'], { cwd: path.join(dir, 'web') });
+    const result = await debussy(['plan', 'new', 'site'], { cwd: path.join(dir, 'web') });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Plan "site" (generic template, 3 phases)');
     expect(readdirSync(path.join(dir, 'plans/site')).sort()).toEqual(['MASTER_PLAN.md', 'phase-1.md', 'phase-2.md', 'phase-3.md']);
     expect(readFileSync(path.join(dir, 'plans/site/phase-1.md'), 'utf8')).toContain('(command: `npm test`)');
   });
 
-  it('--dir puts the plan folder elsewhere, relative to the current folder', () => {
-    const result = debussy(['plan', 'new', 'one', '--phases', '1', '--dir', 'docs/plans'], { cwd: dir });
+  it('--dir puts the plan folder elsewhere, relative to the current folder', async () => {
+    const result = await debussy(['plan', 'new', 'one', '--phases', '1', '--dir', 'docs/plans'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(readdirSync(path.join(dir, 'docs/plans/one')).sort()).toEqual(['MASTER_PLAN.md', 'phase-1.md']);
   });
 
-  it('refuses an existing plan without --force and overwrites its generated files with it', () => {
-    expect(debussy(['plan', 'new', 'demo'], { cwd: dir }).code).toBe(0);
+  it('refuses an existing plan without --force and overwrites its generated files with it', async () => {
+    expect((await debussy(['plan', 'new', 'demo'], { cwd: dir })).code).toBe(0);
     const phase = path.join(dir, 'plans/demo/phase-2.md');
     writeFileSync(phase, 'mine\n');
 
-    const refused = debussy(['plan', 'new', 'demo'], { cwd: dir });
+    const refused = await debussy(['plan', 'new', 'demo'], { cwd: dir });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('plans/demo already exists');
     expect(refused.stderr).toContain('--force');
     expect(readFileSync(phase, 'utf8')).toBe('mine\n');
 
-    const forced = debussy(['plan', 'new', 'demo', '--force'], { cwd: dir });
+    const forced = await debussy(['plan', 'new', 'demo', '--force'], { cwd: dir });
     expect(forced.code).toBe(0);
     expect(forced.stdout).toMatch(/overwritten\s+plans\/demo\/phase-2\.md/);
     expect(readFileSync(phase, 'utf8')).toContain('# Phase 2: Main work');
@@ -182,23 +182,23 @@ describe('debussy plan new', () => {
     { args: ['--phases', '1e1'], error: /--phases 1e1 is not allowed/ },
     { args: ['--template', 'mobile'], error: /Allowed choices are generic, backend, frontend/ },
     { args: ['--phases'], error: /argument missing/ },
-  ])('refuses $args with exit 2 and writes nothing', ({ args, error }) => {
-    const result = debussy(['plan', 'new', 'demo', ...args], { cwd: dir });
+  ])('refuses $args with exit 2 and writes nothing', async ({ args, error }) => {
+    const result = await debussy(['plan', 'new', 'demo', ...args], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(error);
     expectNoStack(result);
     expect(() => statSync(path.join(dir, 'plans'))).toThrow();
   });
 
-  it.each(['Demo', '../escape', 'my plan', '-x', 'a/b'])('refuses the plan name %j', (name) => {
-    const result = debussy(['plan', 'new', '--', name], { cwd: dir });
+  it.each(['Demo', '../escape', 'my plan', '-x', 'a/b'])('refuses the plan name %j', async (name) => {
+    const result = await debussy(['plan', 'new', '--', name], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/is not a usable plan name/);
     expectNoStack(result);
   });
 
-  it('needs a name', () => {
-    const result = debussy(['plan', 'new'], { cwd: dir });
+  it('needs a name', async () => {
+    const result = await debussy(['plan', 'new'], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/missing required argument 'name'/);
   });

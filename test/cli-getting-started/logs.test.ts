@@ -38,9 +38,9 @@ function twoRuns(): SyntheticRun {
 }
 
 describe('debussy logs', () => {
-  it('shows the latest run, every session in the order it started, each under its header', () => {
+  it('shows the latest run, every session in the order it started, each under its header', async () => {
     twoRuns();
-    const result = debussy(['logs'], { cwd: root });
+    const result = await debussy(['logs'], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const lines = result.stdout.split('\n');
@@ -58,34 +58,34 @@ describe('debussy logs', () => {
     expect(result.stdout).not.toContain('old run line');
   });
 
-  it('shows an older run by its id', () => {
+  it('shows an older run by its id', async () => {
     twoRuns();
-    const result = debussy(['logs', OLD_RUN], { cwd: root });
+    const result = await debussy(['logs', OLD_RUN], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('old run line');
     expect(result.stdout).not.toContain('p1 s0 first');
   });
 
-  it('--phase keeps only that phase', () => {
+  it('--phase keeps only that phase', async () => {
     twoRuns();
-    const result = debussy(['logs', '--phase', '2'], { cwd: root });
+    const result = await debussy(['logs', '--phase', '2'], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('p2 s0 only');
     expect(result.stdout).not.toMatch(/p1 s|phase 1/);
   });
 
-  it('--raw prints the stream-json alone on stdout, headers on stderr', () => {
+  it('--raw prints the stream-json alone on stdout, headers on stderr', async () => {
     twoRuns();
-    const result = debussy(['logs', '--raw'], { cwd: root });
+    const result = await debussy(['logs', '--raw'], { cwd: root });
     expect(result.code).toBe(0);
     const records = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { n: number });
     expect(records.map((record) => record.n)).toEqual([1, 2, 3, 4]);
     expect(result.stderr.match(/^==> phase/gm)).toHaveLength(3);
   });
 
-  it('--raw --phase 1', () => {
+  it('--raw --phase 1', async () => {
     twoRuns();
-    const result = debussy(['logs', '--raw', '--phase', '1'], { cwd: root });
+    const result = await debussy(['logs', '--raw', '--phase', '1'], { cwd: root });
     expect(result.stdout.trimEnd().split('\n').map((line) => (JSON.parse(line) as { n: number }).n)).toEqual([1, 2, 3]);
   });
 
@@ -94,9 +94,9 @@ describe('debussy logs', () => {
     { args: ['logs', '../../etc'], error: /no run "\.\.\/\.\.\/etc"/, hint: `Runs, newest first: ${RUN}, ${OLD_RUN}` },
     { args: ['logs', '--phase', '9'], error: new RegExp(`run ${RUN} has no phase "9"`), hint: 'Phases: 1, 2' },
     { args: ['logs', OLD_RUN, '--phase', '2'], error: /has no phase "2"/, hint: 'Phases: 1' },
-  ])('$args is a usage error listing what exists', ({ args, error, hint }) => {
+  ])('$args is a usage error listing what exists', async ({ args, error, hint }) => {
     twoRuns();
-    const result = debussy(args, { cwd: root });
+    const result = await debussy(args, { cwd: root });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(error);
     expect(result.stderr).toContain(hint);
@@ -104,28 +104,28 @@ describe('debussy logs', () => {
     expectNoStack(result);
   });
 
-  it('says there is nothing to show in a project without runs', () => {
-    const result = debussy(['logs'], { cwd: root });
+  it('says there is nothing to show in a project without runs', async () => {
+    const result = await debussy(['logs'], { cwd: root });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('no runs in this project yet');
     expectNoStack(result);
   });
 
-  it('marks sessions without a log, and shows log files the journal does not know', () => {
+  it('marks sessions without a log, and shows log files the journal does not know', async () => {
     const run = new SyntheticRun(root, RUN, ['1']);
     run.session({ phaseId: '1', sessionIndex: 0, kind: 'initial', outcome: 'crashed' });
     writeFileSync(run.logFile('1', 1), 'from a session the journal lost\n');
-    const result = debussy(['logs'], { cwd: root });
+    const result = await debussy(['logs'], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/==> phase 1 · session 00 · initial · .* ended crashed.* <== \(no log file\)/);
     expect(result.stdout).toContain("==> 1-01.log (not in the run's journal) <==\nfrom a session the journal lost\n");
   });
 
-  it('prints a last line that has no newline yet, and reads the run from any subfolder', () => {
+  it('prints a last line that has no newline yet, and reads the run from any subfolder', async () => {
     const run = new SyntheticRun(root, RUN, ['1']);
     run.session({ phaseId: '1', sessionIndex: 0, kind: 'initial', log: ['whole'] });
     run.append('1', 0, 'half a li');
-    const result = debussy(['logs'], { cwd: path.join(root, '.debussy') });
+    const result = await debussy(['logs'], { cwd: path.join(root, '.debussy') });
     expect(result.stdout).toMatch(/not ended <==\nwhole\nhalf a li\n$/);
   });
 });

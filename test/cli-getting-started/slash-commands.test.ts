@@ -86,7 +86,7 @@ describe('what the real claude CLI sends the model for the installed commands', 
   async function promptFor(typed: string): Promise<string> {
     const api = await useScriptedApi({ script: [{ kind: 'text', text: 'ok' }] });
     const dir = await useTempGitRepo();
-    expect(debussy(['init'], { cwd: dir }).code).toBe(0);
+    expect((await debussy(['init'], { cwd: dir })).code).toBe(0);
     const run = await runClaudeOnce({ cwd: dir, prompt: typed, apiUrl: api.url });
     expect(run.exitCode).toBe(0);
     const [request] = api.mainRequests();
@@ -111,7 +111,7 @@ describe('what the real claude CLI sends the model for the installed commands', 
 
 it('init installs the templates byte for byte', async () => {
   const dir = await useTempGitRepo();
-  expect(debussy(['init'], { cwd: dir }).code).toBe(0);
+  expect((await debussy(['init'], { cwd: dir })).code).toBe(0);
   for (const name of ['debussy-done.md', 'debussy-progress.md']) {
     expect(await readFile(path.join(dir, '.claude/commands', name), 'utf8')).toBe(await readTemplate(`claude-commands/${name}`));
   }

@@ -1,5 +1,5 @@
 /** Spawns the built `debussy` binary, as a user would, and captures what it printed. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,14 +13,32 @@ export interface CliResult {
   stderr: string;
 }
 
-export function debussy(args: string[], options: { cwd: string; env?: Record<string, string | undefined> }): CliResult {
+/**
+ * Runs the binary without blocking the test worker (a worker that blocks for a minute under load
+ * misses vitest's own RPC deadline).
+ */
+export function debussy(args: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliResult> {
   const env: Record<string, string | undefined> = { ...process.env, ...options.env };
   // A test run inside a debussy session must not join that session's run.
   for (const key of ['DEBUSSY_RUN_ID', 'DEBUSSY_ATTEMPT_ID', 'DEBUSSY_PROJECT_ROOT', 'DEBUSSY_PLAN', 'DEBUSSY_PHASE_ID']) {
     if (!(options.env && key in options.env)) delete env[key];
   }
-  const result = spawnSync(process.execPath, [DEBUSSY_BIN, ...args], { cwd: options.cwd, env, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [DEBUSSY_BIN, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 export function tempDir(prefix = 'debussy-cli-'): { dir: string; cleanup(): void } {

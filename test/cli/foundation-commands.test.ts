@@ -20,50 +20,50 @@ beforeEach(() => {
 afterEach(() => work.cleanup());
 
 describe('debussy --help', () => {
-  it('lists every command', () => {
-    const result = debussy(['--help'], { cwd: work.dir });
+  it('lists every command', async () => {
+    const result = await debussy(['--help'], { cwd: work.dir });
     expect(result.code).toBe(0);
     for (const command of ['audit', 'run', 'resume', 'config', 'done', 'progress', 'status', 'history', 'init', 'plan', 'logs']) expect(result.stdout).toMatch(new RegExp(`\\n\\s+${command}\\b`));
   });
 
-  it('rejects an unknown command with exit 2', () => {
-    const result = debussy(['frobnicate'], { cwd: work.dir });
+  it('rejects an unknown command with exit 2', async () => {
+    const result = await debussy(['frobnicate'], { cwd: work.dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("unknown command 'frobnicate'");
   });
 });
 
 describe('debussy audit', () => {
-  it('passes a clean plan with exit 0', () => {
-    const result = debussy(['audit', plan], { cwd: work.dir });
+  it('passes a clean plan with exit 0', async () => {
+    const result = await debussy(['audit', plan], { cwd: work.dir });
     expect(result.stdout).toContain('audit ok');
     expect(result.code).toBe(0);
   });
 
-  it('reports a missing master plan with exit 1', () => {
-    const result = debussy(['audit', 'plans/nope/MASTER_PLAN.md'], { cwd: work.dir });
+  it('reports a missing master plan with exit 1', async () => {
+    const result = await debussy(['audit', 'plans/nope/MASTER_PLAN.md'], { cwd: work.dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('nope/MASTER_PLAN.md');
     expectNoStack(result);
   });
 
-  it('reports an unknown dependency and a gate without command, as JSON with exit 1', () => {
+  it('reports an unknown dependency and a gate without command, as JSON with exit 1', async () => {
     const master = path.join(work.dir, plan);
     writeFileSync(master, readFileSync(master, 'utf8').replace('| Phase 2 |', '| Phase 2, 7 |'));
     const phase1 = path.join(work.dir, 'plans/valid', readdirPhase(work.dir, '1'));
     writeFileSync(phase1, readFileSync(phase1, 'utf8').replace('## Gates', '## Gates\n- coverage: no decrease'));
-    const result = debussy(['audit', plan, '--json'], { cwd: work.dir });
+    const result = await debussy(['audit', plan, '--json'], { cwd: work.dir });
     expect(result.code).toBe(1);
     const parsed = JSON.parse(result.stdout) as { ok: boolean; errors: number; findings: { message: string; severity: string; line?: number }[] };
     expect(parsed.ok).toBe(false);
     expect(parsed.findings.some((f) => f.severity === 'error' && f.message.includes('7'))).toBe(true);
     expect(parsed.findings.some((f) => f.severity === 'error' && f.message.includes('coverage') && typeof f.line === 'number')).toBe(true);
-    const text = debussy(['audit', plan], { cwd: work.dir });
+    const text = await debussy(['audit', plan], { cwd: work.dir });
     expect(text.stdout).toMatch(/MASTER_PLAN\.md:\d+: error: /);
   });
 
-  it('needs its argument (exit 2)', () => {
-    const result = debussy(['audit'], { cwd: work.dir });
+  it('needs its argument (exit 2)', async () => {
+    const result = await debussy(['audit'], { cwd: work.dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("missing required argument 'plan'");
   });
@@ -78,8 +78,8 @@ function readdirPhase(root: string, id: string): string {
 }
 
 describe('debussy run --dry-run', () => {
-  it('prints the order, dependencies and gates and starts nothing', () => {
-    const result = debussy(['run', plan, '--dry-run'], { cwd: work.dir });
+  it('prints the order, dependencies and gates and starts nothing', async () => {
+    const result = await debussy(['run', plan, '--dry-run'], { cwd: work.dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/1\. 1 [\s\S]*2\. 2 [\s\S]*3\. 3 /);
     expect(result.stdout).toContain('depends on: 1');
@@ -92,68 +92,68 @@ describe('debussy run --dry-run', () => {
     [['--context-threshold', '150'], '--context-threshold "150" is not allowed: expected a number from 1 to 100'],
     [['--max-restarts', '-1'], '--max-restarts "-1" is not allowed'],
     [['--max-restarts', 'x'], '--max-restarts "x" is not allowed'],
-  ])('rejects the bad flag value %j with exit 2', (flags, message) => {
-    const result = debussy(['run', plan, '--dry-run', ...flags], { cwd: work.dir });
+  ])('rejects the bad flag value %j with exit 2', async (flags, message) => {
+    const result = await debussy(['run', plan, '--dry-run', ...flags], { cwd: work.dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expectNoStack(result);
   });
 
-  it('rejects a plan that fails the audit with exit 3 and points at debussy audit', () => {
+  it('rejects a plan that fails the audit with exit 3 and points at debussy audit', async () => {
     writeFileSync(path.join(work.dir, 'plans/bad.md'), '# Bad\n\nno table here\n');
-    const result = debussy(['run', 'plans/bad.md', '--dry-run'], { cwd: work.dir });
+    const result = await debussy(['run', 'plans/bad.md', '--dry-run'], { cwd: work.dir });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('debussy audit plans/bad.md');
   });
 });
 
 describe('configuration errors', () => {
-  it('a broken YAML config is one clear line, exit 2', () => {
+  it('a broken YAML config is one clear line, exit 2', async () => {
     mkdirSync(path.join(work.dir, '.debussy'), { recursive: true });
     writeFileSync(path.join(work.dir, '.debussy/config.yaml'), 'context_threshold: [1,\n');
-    const result = debussy(['config'], { cwd: work.dir });
+    const result = await debussy(['config'], { cwd: work.dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('config.yaml: not valid YAML');
     expectNoStack(result);
   });
 
-  it('an invalid value names file, key, value and what is allowed', () => {
+  it('an invalid value names file, key, value and what is allowed', async () => {
     mkdirSync(path.join(work.dir, '.debussy'), { recursive: true });
     writeFileSync(path.join(work.dir, '.debussy/config.yaml'), 'context_threshold: 150\n');
-    const result = debussy(['run', plan, '--dry-run'], { cwd: work.dir });
+    const result = await debussy(['run', plan, '--dry-run'], { cwd: work.dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('.debussy/config.yaml: context_threshold: 150 is not allowed: expected a number from 1 to 100');
   });
 
-  it('config shows values and their sources; flags win over the file', () => {
+  it('config shows values and their sources; flags win over the file', async () => {
     mkdirSync(path.join(work.dir, '.debussy'), { recursive: true });
     writeFileSync(path.join(work.dir, '.debussy/config.yaml'), 'max_restarts: 5\ncontext_treshold: 70\n');
-    const result = debussy(['config', '--json'], { cwd: work.dir });
+    const result = await debussy(['config', '--json'], { cwd: work.dir });
     expect(result.code).toBe(0);
     const parsed = JSON.parse(result.stdout) as { values: Record<string, { value: unknown; source: string }> };
     expect(parsed.values.max_restarts).toEqual({ value: 5, source: 'file' });
     expect(parsed.values.context_threshold).toEqual({ value: 80, source: 'default' });
     expect(result.stderr).toContain('did you mean "context_threshold"');
-    const dry = debussy(['run', plan, '--dry-run', '--max-restarts', '1'], { cwd: work.dir });
+    const dry = await debussy(['run', plan, '--dry-run', '--max-restarts', '1'], { cwd: work.dir });
     expect(dry.stdout).toContain('max restarts 1');
   });
 });
 
 describe('debussy done without an active run', () => {
-  it('marks the phase completed so the next run skips it', () => {
-    const result = debussy(['done', '--phase', '1', '--plan', plan], { cwd: work.dir });
+  it('marks the phase completed so the next run skips it', async () => {
+    const result = await debussy(['done', '--phase', '1', '--plan', plan], { cwd: work.dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('marked completed');
-    const dry = debussy(['run', plan, '--dry-run'], { cwd: work.dir });
+    const dry = await debussy(['run', plan, '--dry-run'], { cwd: work.dir });
     expect(dry.stdout).toMatch(/1\. 1 .*\[skip: marked done/);
   });
 
-  it('uses the last plan run here when --plan is omitted, and errors clearly when there is none', () => {
-    const none = debussy(['done', '--phase', '1'], { cwd: work.dir });
+  it('uses the last plan run here when --plan is omitted, and errors clearly when there is none', async () => {
+    const none = await debussy(['done', '--phase', '1'], { cwd: work.dir });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no plan given');
-    debussy(['done', '--phase', '1', '--plan', plan], { cwd: work.dir });
-    const again = debussy(['done', '--phase', '2'], { cwd: work.dir });
+    await debussy(['done', '--phase', '1', '--plan', plan], { cwd: work.dir });
+    const again = await debussy(['done', '--phase', '2'], { cwd: work.dir });
     expect(again.code).toBe(0);
   });
 
@@ -161,71 +161,71 @@ describe('debussy done without an active run', () => {
     [['--phase', '9'], 'unknown phase "9"', 'Valid phase ids: 1, 2, 3'],
     [['--phase', '1', '--status', 'finished'], "argument 'finished' is invalid", 'completed, blocked, failed'],
     [['--phase', '1', '--report', '{bad'], '--report is not valid JSON', ''],
-  ])('rejects %j with exit 2', (args, message, extra) => {
-    const result = debussy(['done', '--plan', plan, ...args], { cwd: work.dir });
+  ])('rejects %j with exit 2', async (args, message, extra) => {
+    const result = await debussy(['done', '--plan', plan, ...args], { cwd: work.dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr).toContain(extra);
     expectNoStack(result);
   });
 
-  it('--verify refuses with exit 1 and shows the failing gate output', () => {
+  it('--verify refuses with exit 1 and shows the failing gate output', async () => {
     const file = path.join(work.dir, 'plans/valid', readdirPhase(work.dir, '1'));
     writeFileSync(file, readFileSync(file, 'utf8').replace('## Gates', '## Gates\n- failing: (command: `echo gate-said-no; exit 3`)'));
-    const result = debussy(['done', '--phase', '1', '--plan', plan, '--verify'], { cwd: work.dir });
+    const result = await debussy(['done', '--phase', '1', '--plan', plan, '--verify'], { cwd: work.dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('gate failing: FAILED');
     expect(result.stdout).toContain('gate-said-no');
-    const dry = debussy(['run', plan, '--dry-run'], { cwd: work.dir });
+    const dry = await debussy(['run', plan, '--dry-run'], { cwd: work.dir });
     expect(dry.stdout).not.toContain('skip: marked done');
   });
 });
 
 describe('progress, status and history', () => {
-  it('progress outside a run says so (exit 1); without a message exit 2', () => {
-    expect(debussy(['progress', '--phase', '1', '--message', 'x'], { cwd: work.dir }).code).toBe(1);
-    const noMessage = debussy(['progress', '--phase', '1'], { cwd: work.dir });
+  it('progress outside a run says so (exit 1); without a message exit 2', async () => {
+    expect((await debussy(['progress', '--phase', '1', '--message', 'x'], { cwd: work.dir })).code).toBe(1);
+    const noMessage = await debussy(['progress', '--phase', '1'], { cwd: work.dir });
     expect(noMessage.code).toBe(2);
     expect(noMessage.stderr).toContain('progress needs a message');
   });
 
-  it('status and history with no runs', () => {
-    const status = debussy(['status'], { cwd: work.dir });
+  it('status and history with no runs', async () => {
+    const status = await debussy(['status'], { cwd: work.dir });
     expect(status.code).toBe(0);
     expect(status.stdout).toContain('No debussy run in this project yet');
-    expect(JSON.parse(debussy(['status', '--json'], { cwd: work.dir }).stdout)).toEqual({ run: null });
-    expect(debussy(['history'], { cwd: work.dir }).stdout).toContain('No runs yet');
-    expect(debussy(['history', '--limit', '0'], { cwd: work.dir }).code).toBe(2);
-    const resume = debussy(['resume'], { cwd: work.dir });
+    expect(JSON.parse((await debussy(['status', '--json'], { cwd: work.dir })).stdout)).toEqual({ run: null });
+    expect((await debussy(['history'], { cwd: work.dir })).stdout).toContain('No runs yet');
+    expect((await debussy(['history', '--limit', '0'], { cwd: work.dir })).code).toBe(2);
+    const resume = await debussy(['resume'], { cwd: work.dir });
     expect(resume.code).toBe(2);
     expect(resume.stderr).toContain('there is no earlier run in this project to resume');
   });
 });
 
 describe('debussy run prerequisites (nothing starts, nothing changes)', () => {
-  it('a missing claude is exit 3 with the fix', () => {
-    const result = debussy(['run', plan], { cwd: work.dir, env: { PATH: path.dirname(process.execPath) + ':/usr/bin:/bin' } });
+  it('a missing claude is exit 3 with the fix', async () => {
+    const result = await debussy(['run', plan], { cwd: work.dir, env: { PATH: path.dirname(process.execPath) + ':/usr/bin:/bin' } });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('"claude" was not found on PATH');
     expect(existsSync(path.join(work.dir, '.debussy/runs'))).toBe(false);
   });
 
-  it('tracked uncommitted changes are exit 3 unless --allow-dirty', () => {
+  it('tracked uncommitted changes are exit 3 unless --allow-dirty', async () => {
     writeFileSync(path.join(work.dir, 'plans/valid/MASTER_PLAN.md'), `${readFileSync(path.join(work.dir, plan), 'utf8')}\n`);
     const env = { PATH: `${path.join(REPO_ROOT, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
-    const result = debussy(['run', plan], { cwd: work.dir, env });
+    const result = await debussy(['run', plan], { cwd: work.dir, env });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('uncommitted changes (plans/valid/MASTER_PLAN.md)');
     expect(result.stderr).toContain('--allow-dirty');
     expect(git(work.dir, 'status', '--porcelain')).toBe('M plans/valid/MASTER_PLAN.md');
   });
 
-  it('outside a git repository auto-commit is exit 3', () => {
+  it('outside a git repository auto-commit is exit 3', async () => {
     const bare = tempDir();
     try {
       cpSync(VALID_PLAN, path.join(bare.dir, 'plan'), { recursive: true });
       const env = { PATH: `${path.join(REPO_ROOT, 'node_modules/.bin')}:${process.env.PATH ?? ''}`, GIT_CEILING_DIRECTORIES: path.dirname(bare.dir) };
-      const result = debussy(['run', 'plan/MASTER_PLAN.md'], { cwd: bare.dir, env });
+      const result = await debussy(['run', 'plan/MASTER_PLAN.md'], { cwd: bare.dir, env });
       expect(result.code).toBe(3);
       expect(result.stderr).toContain('auto-commit needs a git repository');
       expect(result.stderr).toContain('--no-auto-commit');
