@@ -11,7 +11,9 @@ import type { AgentEvent } from './agent-events.js';
 const MAX_TEXT = 300;
 
 function oneLine(text: string, max = MAX_TEXT): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  // Cut before folding whitespace: a tool output can be megabytes.
+  const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
+  const line = head.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 3)}...` : line;
 }
 

@@ -4,7 +4,9 @@
  * validation as the config file.
  */
 import type { Command } from 'commander';
-import { CONFIG_KEYS, CONFIG_SCHEMA, type ConfigOverrides } from '../config/index.js';
+// The schema only: the config barrel would load cosmiconfig and yaml for every command.
+import type { ConfigOverrides } from '../config/resolve-config.js';
+import { CONFIG_KEYS, CONFIG_SCHEMA } from '../config/schema.js';
 
 function optionName(flag: string): string {
   // commander's attribute name: --no-auto-commit -> autoCommit, --context-threshold -> contextThreshold

@@ -70,16 +70,27 @@ const MAX_MEMO = 200_000;
 // base64) is counted in slices: at most one extra token per cut.
 const LONG_PIECE_BYTES = 256;
 
+// Bounded by the characters it holds too: the keys are what stays in memory.
+const MAX_MEMO_CHARS = 4_000_000;
+let memoChars = 0;
+
 function countPiece(piece: string, vocab: Vocabulary): number {
   const known = pieceCounts.get(piece);
   if (known !== undefined) return known;
-  const bytes = Buffer.from(piece, 'utf8').toString('latin1');
+  const buffer = Buffer.from(piece, 'utf8');
+  const bytes = buffer.toString('latin1');
   let n = 0;
   for (let start = 0; start < bytes.length; start += LONG_PIECE_BYTES) {
     n += mergeCount(bytes.slice(start, start + LONG_PIECE_BYTES), vocab.ranks);
   }
-  if (pieceCounts.size >= MAX_MEMO) pieceCounts.clear();
-  pieceCounts.set(piece, n);
+  if (pieceCounts.size >= MAX_MEMO || memoChars + piece.length > MAX_MEMO_CHARS) {
+    pieceCounts.clear();
+    memoChars = 0;
+  }
+  // `piece` is a slice of the whole tool output and would keep all of it alive as a key: store a
+  // fresh copy instead.
+  pieceCounts.set(buffer.toString('utf8'), n);
+  memoChars += piece.length;
   return n;
 }
 

@@ -58,6 +58,7 @@ export interface SessionReport {
 
 const ACTIVITY_LINES = 8;
 const STARTUP_ALLOWANCE_MS = 30_000;
+const DISPLAY_REFRESH_MS = 250;
 
 function describe(event: AgentEvent): string | undefined {
   switch (event.type) {
@@ -118,6 +119,19 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
       }
     },
   });
+
+  // The exact snapshot tokenizes what entered the context; for the display it is refreshed when the
+  // API reports usage, and otherwise at most every DISPLAY_REFRESH_MS.
+  let shown: ContextSnapshot | undefined;
+  let shownAt = 0;
+  const displaySnapshot = (event: AgentEvent): ContextSnapshot => {
+    const now = Date.now();
+    if (!shown || event.type === 'usage' || event.type === 'result' || now - shownAt >= DISPLAY_REFRESH_MS) {
+      shown = monitor.snapshot();
+      shownAt = now;
+    }
+    return shown;
+  };
 
   const base = `${request.phaseId}-${String(request.sessionIndex).padStart(2, '0')}`.replace(/[^\w.-]/g, '_');
   // The callbacks above run only once events flow, after this assignment.
@@ -198,7 +212,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
         lastActivity.push(line);
         if (lastActivity.length > ACTIVITY_LINES) lastActivity.shift();
       }
-      reporter.agent(request.phaseId, redactDeep(event, recorder.redact), monitor.snapshot());
+      reporter.agent(request.phaseId, redactDeep(event, recorder.redact), displaySnapshot(event));
     }
   } finally {
     request.signal.removeEventListener('abort', onAbort);
