@@ -99,13 +99,15 @@ export function findSessionProcesses(rootPid: number, marker?: { name: string; v
 
 function signal(ref: ProcessRef, sig: NodeJS.Signals): boolean {
   if (!isProcessAlive(ref.pid, ref.startTime)) return false;
+  // Read before signalling: once the leader is dead and reaped, /proc no longer says it led a group.
+  const leadsGroup = readEntry(ref.pid)?.pgrp === ref.pid && ref.pid !== readEntry(process.pid)?.pgrp;
   try {
     process.kill(ref.pid, sig);
   } catch {
     return false;
   }
   // A group leader's group holds what it started in the background; end those too (never our own).
-  if (readEntry(ref.pid)?.pgrp === ref.pid && ref.pid !== readEntry(process.pid)?.pgrp) {
+  if (leadsGroup) {
     try {
       process.kill(-ref.pid, sig);
     } catch {
