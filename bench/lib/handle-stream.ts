@@ -2,14 +2,16 @@
  * debussy's whole stream path over a transcript file, as `debussy run` takes it: the session
  * spawns `cat FILE` (standing in for claude), reads its stdout line by line, parses and classifies
  * each line, writes the raw and the readable log, and each event goes to a fresh ContextMonitor
- * and to the plain reporter with a snapshot, exactly as session-runner.ts does per event.
+ * and, redacted, to the plain reporter with the display snapshot, exactly as session-runner.ts
+ * does per event; the logs are redacted as in a run.
  */
 import { createInterface } from 'node:readline';
 import { createReadStream } from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startAgentSession } from '../../src/agent/index.js';
-import { ContextMonitor, countTokens } from '../../src/context/index.js';
+import { ContextMonitor, countTokens, createDisplaySnapshot } from '../../src/context/index.js';
+import { createRedactor, redactDeep } from '../../src/redact/index.js';
 import { PlainReporter } from '../../src/report/plain-reporter.js';
 
 export interface HandledStream {
@@ -37,8 +39,10 @@ export async function handleWithDebussy(file: string, logDir: string, options: {
   let reporterBytes = 0;
   const reporter = new PlainReporter((text) => (reporterBytes += text.length), { verbose: false, timestamps: true });
   const monitor = new ContextMonitor({ thresholdPercent: 80, toolCallThreshold: 0, onLimit: () => undefined });
+  const displaySnapshot = createDisplaySnapshot(monitor);
+  const redact = createRedactor(process.env);
   const session = startAgentSession({
-    command: 'cat', args: [file], cwd: logDir, env: process.env, prompt: '', stopGuard: false,
+    command: 'cat', args: [file], cwd: logDir, env: process.env, prompt: '', stopGuard: false, redact,
     rawLogPath: path.join(logDir, 'bench.stream.ndjson'), readableLogPath: path.join(logDir, 'bench.log'),
   });
   let events = 0;
@@ -46,7 +50,7 @@ export async function handleWithDebussy(file: string, logDir: string, options: {
     events += 1;
     if (!accounting) continue;
     monitor.observe(event);
-    reporter.agent('1', event, monitor.snapshot());
+    reporter.agent('1', redactDeep(event, redact), displaySnapshot(event));
   }
   const end = await session.ended;
   const used = process.cpuUsage(cpu);

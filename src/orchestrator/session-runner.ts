@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type SessionEnd } from '../agent/index.js';
-import { ContextMonitor, type ContextCrossing, type ContextSnapshot } from '../context/index.js';
+import { ContextMonitor, createDisplaySnapshot, type ContextCrossing, type ContextSnapshot } from '../context/index.js';
 import { redactDeep } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
 import type { RunRecorder } from './run-recorder.js';
@@ -58,7 +58,6 @@ export interface SessionReport {
 
 const ACTIVITY_LINES = 8;
 const STARTUP_ALLOWANCE_MS = 30_000;
-const DISPLAY_REFRESH_MS = 250;
 
 function describe(event: AgentEvent): string | undefined {
   switch (event.type) {
@@ -120,18 +119,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     },
   });
 
-  // The exact snapshot tokenizes what entered the context; for the display it is refreshed when the
-  // API reports usage, and otherwise at most every DISPLAY_REFRESH_MS.
-  let shown: ContextSnapshot | undefined;
-  let shownAt = 0;
-  const displaySnapshot = (event: AgentEvent): ContextSnapshot => {
-    const now = Date.now();
-    if (!shown || event.type === 'usage' || event.type === 'result' || now - shownAt >= DISPLAY_REFRESH_MS) {
-      shown = monitor.snapshot();
-      shownAt = now;
-    }
-    return shown;
-  };
+  const displaySnapshot = createDisplaySnapshot(monitor);
 
   const base = `${request.phaseId}-${String(request.sessionIndex).padStart(2, '0')}`.replace(/[^\w.-]/g, '_');
   // The callbacks above run only once events flow, after this assignment.
