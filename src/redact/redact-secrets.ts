@@ -49,6 +49,11 @@ const URL_PASSWORD = '(\\b[a-z][a-z0-9+.-]*://[^\\s:/@]+:)(?!\\[REDACTED)[^\\s@/
  * unquoted value counts only with a digit or symbol in it (6+ characters) or at 16+ characters, so
  * `token: expired` and "the credentials: check the key" stay as written.
  */
+/** Literal pre-checks (a superset of what each full pattern matches). */
+const MAY_HAVE_TOKEN = /-----BEGIN|sk-|gh[pousr]_|github_pat_|xox|AKIA|ASIA|AIza|eyJ/;
+const MAY_HAVE_AUTH_SCHEME = /[Bb]earer|[Bb]asic/;
+const MAY_HAVE_ASSIGNMENT = /passw|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential/i;
+
 const LOOKS_LIKE_A_VALUE = /^(?=.*[0-9_\-/+=.]).{6,}$|^.{16,}$/;
 
 const ASSIGNMENT =
@@ -84,9 +89,12 @@ export function createRedactor(env: Readonly<Record<string, string | undefined>>
     let out = text;
     // Environment values first: their replacement names the variable, which helps a reader.
     if (envPattern) out = out.replace(envPattern, (value) => `[REDACTED:${nameOf.get(value) ?? 'ENV'}]`);
-    out = out.replace(tokens, REDACTED);
-    out = out.replace(bearer, (_m, scheme: string) => `${scheme} ${REDACTED}`);
-    out = out.replace(urlPassword, (_m, prefix: string) => `${prefix}${REDACTED}@`);
+    // Each full pattern runs only where a cheap literal test says it could match: on a long tool
+    // output the patterns' backtracking is most of the cost of writing a log.
+    if (MAY_HAVE_TOKEN.test(out)) out = out.replace(tokens, REDACTED);
+    if (MAY_HAVE_AUTH_SCHEME.test(out)) out = out.replace(bearer, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+    if (out.includes('://')) out = out.replace(urlPassword, (_m, prefix: string) => `${prefix}${REDACTED}@`);
+    if (!MAY_HAVE_ASSIGNMENT.test(out)) return out;
     out = out.replace(assignment, (match: string, name: string, separator: string, value: string) => {
       if (separator.includes(':') && !/^["']/.test(value) && !LOOKS_LIKE_A_VALUE.test(value)) return match;
       const quote = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : '';
