@@ -21,6 +21,14 @@ function lazy(load: () => Promise<{ default: Action }>): (...args: unknown[]) =>
   };
 }
 
+/** How a run shows itself: shared by `run` and `resume`. */
+function addOutputFlags(command: Command): Command {
+  return command
+    .option('--plain', 'one timestamped line per event, no live status area (the default when not a terminal or CI=true)')
+    .option('--json', 'print NDJSON events on stdout and nothing else (see docs/output.md)')
+    .option('--verbose', "show the agent's full text and tool output instead of one line per step");
+}
+
 export function buildProgram(): Command {
   const program = new Command('debussy')
     .description('Run multi-phase AI coding plans through Claude Code, with context monitoring and smart restarts.')
@@ -45,20 +53,16 @@ export function buildProgram(): Command {
     .option('--phase <id>', 'start at this phase (its dependencies must be complete)')
     .option('--only <id>', 'run just this one phase')
     .option('--fresh', 'ignore earlier runs of this plan and start from the beginning')
-    .option('--config <file>', 'use this config file instead of discovering one')
-    .option('--plain', 'one timestamped line per event, no live status area (the default when not a terminal or CI=true)')
-    .option('--json', 'print NDJSON events on stdout and nothing else (see docs/output.md)')
-    .option('--verbose', "show the agent's full text and tool output instead of one line per step");
+    .option('--config <file>', 'use this config file instead of discovering one');
+  addOutputFlags(run);
   addConfigFlags(run);
   run.action(lazy(() => import('./commands/run.js')));
 
   const resume = program
     .command('resume')
     .description('Resume the last run of this project where it stopped (same as `debussy run` on its plan).')
-    .option('--config <file>', 'use this config file instead of discovering one')
-    .option('--plain', 'one timestamped line per event, no live status area')
-    .option('--json', 'print NDJSON events on stdout and nothing else')
-    .option('--verbose', "show the agent's full text and tool output");
+    .option('--config <file>', 'use this config file instead of discovering one');
+  addOutputFlags(resume);
   addConfigFlags(resume);
   resume.action(lazy(() => import('./commands/resume.js')));
 

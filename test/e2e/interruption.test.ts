@@ -2,10 +2,10 @@
  * Issue 4 acceptance: an interrupted run resumes where it stopped with nothing lost, after Ctrl-C
  * and after `kill -9` of debussy itself, with no process of the dead run left behind.
  */
-import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText } from '../support/scripted-api.js';
 import { E2EProject, eventsOf } from './e2e-project.js';
+import { livePids, waitFor } from './processes.js';
 import { bash, done, scriptBySession, sessionKind, write } from './session-script.js';
 
 let project: E2EProject | undefined;
@@ -13,23 +13,6 @@ afterEach(async () => {
   await project?.dispose();
   project = undefined;
 });
-
-function livePids(pattern: RegExp): number[] {
-  const ps = execFileSync('ps', ['-eo', 'pid,stat,args'], { encoding: 'utf8' });
-  return ps
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter((cols) => cols.length >= 3 && !(cols[1] ?? '').startsWith('Z') && pattern.test(cols.slice(2).join(' ')))
-    .map((cols) => Number(cols[0]));
-}
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('Ctrl-C', () => {
   it('stops the session, commits the work as a checkpoint, exits 130; debussy run resumes', async () => {

@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedTurn } from '../support/scripted-api.js';
 import { E2EProject, eventsOf } from './e2e-project.js';
+import { livePids, waitFor } from './processes.js';
 import { assistantTurns, bash, done, sessionKind, write } from './session-script.js';
 
 let project: E2EProject | undefined;
@@ -17,23 +18,6 @@ afterEach(async () => {
 const FAST = { claude_max_retries: 0, backoff_base: '100ms', backoff_max: '1s' };
 const modelOf = (req: RecordedRequest) => (req.body as { model?: string }).model ?? '';
 const DONE_TURNS = (id = '1'): ScriptedTurn[] => [bash(`debussy done --phase ${id}`), done()];
-
-function livePids(pattern: RegExp): number[] {
-  const ps = execFileSync('ps', ['-eo', 'pid,stat,args'], { encoding: 'utf8' });
-  return ps
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter((cols) => cols.length >= 3 && !(cols[1] ?? '').startsWith('Z') && pattern.test(cols.slice(2).join(' ')))
-    .map((cols) => Number(cols[0]));
-}
-
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('context overflow', () => {
   it('continues in a fresh session with a condensed checkpoint, condensing harder on the next overflow', async () => {

@@ -1,0 +1,20 @@
+/** What the e2e tests look for among the machine's processes, and a poll with a deadline. */
+import { execFileSync } from 'node:child_process';
+
+/** PIDs of live (not zombie) processes whose command line matches. */
+export function livePids(pattern: RegExp): number[] {
+  const ps = execFileSync('ps', ['-eo', 'pid,stat,args'], { encoding: 'utf8' });
+  return ps
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((cols) => cols.length >= 3 && !(cols[1] ?? '').startsWith('Z') && pattern.test(cols.slice(2).join(' ')))
+    .map((cols) => Number(cols[0]));
+}
+
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
