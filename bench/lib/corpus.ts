@@ -42,17 +42,8 @@ export function loadCorpus(): Corpus {
   return cached;
 }
 
-/** Seeded PRNG (mulberry32): the same seed gives the same transcript. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same seed gives the same transcript (mulberry32, shared with the recovery backoff). */
+export { seededRandom } from '../../src/recovery/backoff.js';
 
 /** About `chars` characters of whole lines from a random place in `text`. */
 export function sliceLines(text: string, chars: number, random: () => number): string {
