@@ -1,16 +1,19 @@
 /**
  * The restart decision: after a session ends, what happens to the phase next. Pure: everything it
- * needs is in its input, so every branch is a table row in the tests.
+ * needs is in its input, so every branch is a table row in the tests. Sessions that failed (API
+ * errors, crashes, stalls, timeouts) go to the recovery policy instead (session-failure.ts); what
+ * reaches this function ended on a signal, at the context threshold, by interrupt, or cleanly.
  */
 import type { SessionOutcome } from '../agent/index.js';
 import type { SignalStatus } from '../state/index.js';
+import type { StopCause } from './session-runner.js';
 
 export interface NextStepInput {
   phaseId: string;
   /** The completion signal recorded for this attempt, if any. */
   signal: { status: SignalStatus; reason?: string } | undefined;
   outcome: SessionOutcome;
-  stoppedBy: 'context' | 'timeout' | 'stall' | 'interrupt' | undefined;
+  stoppedBy: StopCause | undefined;
   /** The figure that made debussy stop it, e.g. "context at 82.0% (threshold 80%)". */
   crossingText: string | undefined;
   restarts: number;
@@ -57,12 +60,6 @@ export function decideNextStep(input: NextStepInput): NextStep {
       reason: `phase ${input.phaseId} reached ${figure} again after ${input.restarts} restart(s) (max_restarts ${input.maxRestarts})`,
       hint: 'Split the phase into smaller phases, or raise --max-restarts or --context-threshold.',
     };
-  }
-  if (input.stoppedBy === 'stall') {
-    return retryOrFail(input, 'the session stalled (no event while waiting on the model)', 'Check the API service status; raise stall_timeout if the model is just slow.');
-  }
-  if (input.stoppedBy === 'timeout') {
-    return retryOrFail(input, 'the session reached session_timeout', 'Raise session_timeout, or split the phase.');
   }
   if (input.outcome === 'completed') {
     if (!input.alreadyContinued && input.sessionId !== undefined) {

@@ -1,19 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { changedFilesSince, commitsSince, headSha } from '../../src/git/index.js';
-import { git, makeRepo, writeFiles, type Fixture } from './git-fixture.js';
-
-let fixture: Fixture | undefined;
-afterEach(async () => {
-  await fixture?.cleanup();
-  fixture = undefined;
-});
-
-async function repo(options: Parameters<typeof makeRepo>[0] = {}): Promise<Fixture> {
-  fixture = await makeRepo(options);
-  return fixture;
-}
+import { git, writeFiles, repo } from './git-fixture.js';
 
 describe('changedFilesSince', () => {
   it('covers files committed since the base, uncommitted, staged, deleted and untracked', async () => {

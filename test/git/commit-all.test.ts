@@ -1,20 +1,9 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GitError } from '../../src/errors/index.js';
 import { buildCommitMessage, commitAll, workingTreeStatus } from '../../src/git/index.js';
-import { commitCount, git, installHook, makeRepo, snapshotFiles, stagedNames, writeFiles, indexEntries, type Fixture } from './git-fixture.js';
-
-let fixture: Fixture | undefined;
-afterEach(async () => {
-  await fixture?.cleanup();
-  fixture = undefined;
-});
-
-async function repo(options: Parameters<typeof makeRepo>[0] = {}): Promise<Fixture> {
-  fixture = await makeRepo(options);
-  return fixture;
-}
+import { commitCount, git, installHook, snapshotFiles, stagedNames, writeFiles, indexEntries, repo } from './git-fixture.js';
 
 describe('commitAll', () => {
   it('commits new, modified and deleted files and leaves the tree clean', async () => {

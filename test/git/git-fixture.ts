@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { onTestFinished } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -86,4 +87,11 @@ export async function commitCount(root: string): Promise<number> {
   } catch {
     return 0;
   }
+}
+
+/** A repository for one test, removed when the test finishes. */
+export async function repo(options: Parameters<typeof makeRepo>[0] = {}): Promise<Fixture> {
+  const fixture = await makeRepo(options);
+  onTestFinished(() => fixture.cleanup());
+  return fixture;
 }

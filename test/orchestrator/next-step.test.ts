@@ -21,7 +21,6 @@ describe('decideNextStep', () => {
     ['no signal and no session id: retry', { outcome: 'completed', sessionId: undefined }, 'retry'],
     ['a crash retries', { outcome: 'crashed' }, 'retry'],
     ['a crash with no retries left fails', { outcome: 'crashed', retries: 2 }, 'fail'],
-    ['a timeout retries', { stoppedBy: 'timeout', outcome: 'stopped' }, 'retry'],
   ])('%s', (_name, change, kind) => {
     expect(decideNextStep({ ...base, ...change }).kind).toBe(kind);
   });

@@ -1,7 +1,7 @@
 /** `debussy history`: earlier runs in this project, newest first. */
 import path from 'node:path';
 import { UsageError } from '../../errors/index.js';
-import { listRuns, readRunLock } from '../../state/index.js';
+import { effectiveRunStatus, listRuns, readRunLock } from '../../state/index.js';
 import { projectRootForCommand } from '../active-run.js';
 
 interface HistoryOptions {
@@ -17,8 +17,7 @@ export default async function historyCommand(options: HistoryOptions): Promise<n
   const runs = (await listRuns(root)).slice(0, limit);
   const rows = runs.map((run) => {
     const state = run.state;
-    const live = lock?.alive === true && lock.runId === run.runId;
-    const status = state ? (state.status === 'running' && !live ? 'interrupted' : state.status) : 'unreadable';
+    const status = state ? effectiveRunStatus(state, lock) : 'unreadable';
     const phases = state ? Object.values(state.phases) : [];
     return {
       runId: run.runId, plan: state?.planName ?? '?', planPath: state?.planPath ?? '', status,

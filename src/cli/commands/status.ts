@@ -1,16 +1,11 @@
 /** `debussy status`: the current or last run, each phase, and what `debussy run` will do next. */
 import path from 'node:path';
-import { latestRun, readRunLock, type RunState } from '../../state/index.js';
+import { effectiveRunStatus, latestRun, readRunLock, type RunState } from '../../state/index.js';
 import { renderRunSummary } from '../../report/run-summary.js';
 import { projectRootForCommand } from '../active-run.js';
 
 interface StatusOptions {
   json?: boolean;
-}
-
-function effectiveStatus(state: RunState, lockAlive: boolean, lockRunId: string | undefined): string {
-  if (state.status === 'running' && !(lockAlive && lockRunId === state.runId)) return 'interrupted';
-  return state.status;
 }
 
 function nextStep(state: RunState, status: string): string {
@@ -37,7 +32,7 @@ export default async function statusCommand(options: StatusOptions): Promise<num
   }
   const lock = await readRunLock(root);
   const state = last.state;
-  const status = effectiveStatus(state, lock?.alive === true, lock?.runId);
+  const status = effectiveRunStatus(state, lock);
   const next = nextStep(state, status);
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ run: { ...state, status }, next, badLines: last.badLines, tornTail: last.tornTail }, null, 2)}\n`);
@@ -46,7 +41,7 @@ export default async function statusCommand(options: StatusOptions): Promise<num
   process.stdout.write(`Run ${state.runId}: ${state.planName} (${path.relative(process.cwd(), state.planPath) || state.planPath})\n`);
   process.stdout.write(`Status: ${status}${state.reason ? ` (${state.reason})` : ''}\nStarted: ${state.startedAt}${state.endedAt ? `, ended ${state.endedAt}` : ''}\n`);
   if (last.tornTail) process.stdout.write('Note: the journal ends in a torn line (a crash mid-write); the events before it are intact.\n');
-  process.stdout.write(`\n${renderRunSummary({ ...state, status: status as RunState['status'] })}\n`);
+  process.stdout.write(`\n${renderRunSummary({ ...state, status })}\n`);
   process.stdout.write('\nSessions:\n');
   for (const id of state.phaseOrder) {
     for (const session of state.phases[id]?.sessions ?? []) {
