@@ -8,8 +8,8 @@ import { StateError, UsageError } from '../../errors/index.js';
 import { runGates } from '../../gates/index.js';
 import { parsePlan, type Plan } from '../../plan/index.js';
 import { appendEvent, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';
-import { createRedactor, redactDeep } from '../../redact/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
+import { blockedWithoutReasonWarning, signalEvent, signalRecordedLine } from '../signal-records.js';
 
 interface DoneOptions {
   phase: string;
@@ -43,7 +43,7 @@ function requirePhase(plan: Plan, id: string) {
 
 export default async function doneCommand(options: DoneOptions): Promise<number> {
   const report = parseReport(options.report);
-  if (options.status === 'blocked' && !options.reason) process.stderr.write('debussy: warning: --status blocked without --reason: say what you need with --reason\n');
+  if (options.status === 'blocked' && !options.reason) process.stderr.write(blockedWithoutReasonWarning());
   const root = await projectRootForCommand(process.env);
   const { config } = await loadProjectConfig(root);
   const active = await findActiveRun(root, process.env);
@@ -72,13 +72,8 @@ export default async function doneCommand(options: DoneOptions): Promise<number>
     if (!active.state.phaseOrder.includes(phase.id)) {
       throw new StateError('E_PHASE_NOT_IN_RUN', `phase ${phase.id} is not part of the active run ${active.state.runId}`, { exitKind: 'usage', hint: `Phases in this run: ${active.state.phaseOrder.join(', ')}` });
     }
-    appendEvent(active.journal, redactDeep({
-      type: 'signal', phaseId: phase.id, status: options.status,
-      ...(attemptId === undefined ? {} : { attemptId }),
-      ...(options.reason === undefined ? {} : { reason: options.reason }),
-      ...(report === undefined ? {} : { report }),
-    } as const, createRedactor(process.env)));
-    process.stdout.write(`debussy: phase ${phase.id} signalled ${options.status}; debussy verifies its gates before accepting it\n`);
+    appendEvent(active.journal, signalEvent({ phaseId: phase.id, status: options.status, attemptId, reason: options.reason, report }, process.env));
+    process.stdout.write(signalRecordedLine(phase.id, options.status));
     return 0;
   }
 

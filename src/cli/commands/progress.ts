@@ -1,8 +1,8 @@
 /** `debussy progress --phase ID --message TEXT`: an entry for the checkpoint of a restart. */
 import { StateError, UsageError } from '../../errors/index.js';
 import { appendEvent } from '../../state/index.js';
-import { createRedactor, redactDeep } from '../../redact/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
+import { progressEvent, progressRecordedLine } from '../signal-records.js';
 
 interface ProgressOptions {
   phase: string;
@@ -22,7 +22,7 @@ export default async function progressCommand(options: ProgressOptions): Promise
     throw new UsageError(`unknown phase "${options.phase}" for run ${active.state.runId}`, `Valid phase ids: ${active.state.phaseOrder.join(', ')}`);
   }
   const attemptId = active.attemptIdFromEnv ?? active.state.phases[options.phase]?.currentAttemptId;
-  appendEvent(active.journal, redactDeep({ type: 'progress', phaseId: options.phase, message, ...(attemptId === undefined ? {} : { attemptId }) } as const, createRedactor(process.env)));
-  process.stdout.write(`debussy: progress recorded for phase ${options.phase}\n`);
+  appendEvent(active.journal, progressEvent(options.phase, message, attemptId, process.env));
+  process.stdout.write(progressRecordedLine(options.phase));
   return 0;
 }
