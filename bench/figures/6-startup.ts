@@ -23,7 +23,7 @@ const TARGET = 2;
 const PLAN = 'plans/e2e/MASTER_PLAN.md';
 const PROJECT_ROOT = path.resolve(import.meta.dirname, '..', '..');
 /** Direct dependencies, each timed alone when the target is missed. */
-const DEPENDENCIES = ['commander', 'yaml', 'cosmiconfig', 'execa', 'simple-git', 'js-tiktoken'];
+const DEPENDENCIES = ['commander', 'yaml', 'cosmiconfig', 'js-tiktoken'];
 
 interface Timing {
   wallMs: number;

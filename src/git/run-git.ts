@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { spawn } from 'node:child_process';
 import { GitError } from '../errors/index.js';
 
 /** What one git invocation produced. `all` interleaves stdout and stderr (hook output lands there). */
@@ -10,28 +10,58 @@ export interface GitOutput {
 }
 
 /**
- * Runs `git args` in `cwd` and reports the exit code instead of throwing on a non-zero one; the
- * caller decides what a failure means. Throws GitError only when git could not be run at all.
- *
- * stdin is closed so a hook that reads it cannot hang the run; optional locks are off so our
- * read-only queries never rewrite the user's index behind their back.
+ * Optional locks off so our read-only queries never rewrite the user's index behind their back;
+ * no credential prompt can wait for a person who is not there.
  */
-export async function runGit(cwd: string, args: readonly string[]): Promise<GitOutput> {
-  const result = await execa('git', args, {
-    cwd,
-    reject: false,
-    stdin: 'ignore',
-    all: true,
-    stripFinalNewline: false,
-    env: { GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' },
+const GIT_ENV = { GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
+
+function cannotRun(cwd: string, args: readonly string[], reason: string, cause?: unknown): GitError {
+  return new GitError(`could not run git ${args[0] ?? ''} in ${cwd}: ${reason}`, {
+    hint: 'Check that git is installed and on PATH and that the directory exists.',
+    cause,
   });
-  if (result.exitCode === undefined) {
-    throw new GitError(`could not run git in ${cwd}: ${result.shortMessage}`, {
-      hint: 'Check that git is installed and on PATH and that the directory exists.',
-      cause: result.cause,
+}
+
+/**
+ * Runs `git args` in `cwd` and reports the exit code instead of throwing on a non-zero one; the
+ * caller decides what a failure means. Throws GitError only when git could not be run at all (or
+ * was ended by a signal). stdin is closed so a hook that reads it cannot hang the run.
+ *
+ * Plain child_process rather than a process library: a run calls git a few dozen times per phase,
+ * and loading one cost more CPU than all of debussy's own git handling (bench figure 7).
+ */
+export function runGit(cwd: string, args: readonly string[]): Promise<GitOutput> {
+  return new Promise((resolve, reject) => {
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    const all: Buffer[] = [];
+    let settled = false;
+    const fail = (error: GitError) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
+    const child = spawn('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout.push(chunk);
+      all.push(chunk);
     });
-  }
-  return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, all: result.all };
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr.push(chunk);
+      all.push(chunk);
+    });
+    child.on('error', (error) => fail(cannotRun(cwd, args, error.message, error)));
+    child.on('close', (code, signal) => {
+      if (code === null) {
+        fail(cannotRun(cwd, args, `git was ended by ${signal ?? 'a signal'}`));
+        return;
+      }
+      if (settled) return;
+      settled = true;
+      const text = (chunks: Buffer[]) => Buffer.concat(chunks).toString('utf8');
+      resolve({ exitCode: code, stdout: text(stdout), stderr: text(stderr), all: text(all) });
+    });
+  });
 }
 
 /** Runs git and returns stdout, throwing GitError (with git's own message) on a non-zero exit. */
