@@ -1,18 +1,20 @@
 /** Turns any error into one or two lines on stderr and an exit code. No stack trace for user errors. */
 import { DebussyError, EXIT_CODES } from '../errors/index.js';
 
-export function printError(error: unknown): number {
+/** The lines printError writes for `error`, and its exit code. */
+export function describeError(error: unknown): { text: string; code: number } {
   if (error instanceof DebussyError) {
-    process.stderr.write(`debussy: ${error.message}\n`);
-    if (error.hint) process.stderr.write(`  ${error.hint}\n`);
-    return error.exitCode;
+    return { text: `debussy: ${error.message}\n${error.hint ? `  ${error.hint}\n` : ''}`, code: error.exitCode };
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`debussy: internal error: ${message}\n`);
-  if (process.env.DEBUSSY_DEBUG && error instanceof Error && error.stack) {
-    process.stderr.write(`${error.stack}\n`);
-  } else {
-    process.stderr.write('  This is a bug in debussy. Set DEBUSSY_DEBUG=1 for the stack trace and report it.\n');
-  }
-  return EXIT_CODES.failed.code;
+  const detail = process.env.DEBUSSY_DEBUG && error instanceof Error && error.stack
+    ? `${error.stack}\n`
+    : '  This is a bug in debussy. Set DEBUSSY_DEBUG=1 for the stack trace and report it.\n';
+  return { text: `debussy: internal error: ${message}\n${detail}`, code: EXIT_CODES.failed.code };
+}
+
+export function printError(error: unknown): number {
+  const { text, code } = describeError(error);
+  process.stderr.write(text);
+  return code;
 }

@@ -5,25 +5,27 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { shellQuote, shimScript } from '../agent-signals/shim-script.js';
+import type { SignalInbox } from '../agent-signals/signal-inbox.js';
 
 /** Absolute path of bin/debussy.js of this installation. */
 export function debussyEntryPath(): string {
   return fileURLToPath(new URL('../../bin/debussy.js', import.meta.url));
 }
 
-const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
-
 /**
- * Writes `<dir>/debussy`, a shim that runs this very debussy with this very node, and
- * `<dir>/session-env.sh`, which Claude Code sources before every Bash command (CLAUDE_ENV_FILE):
- * it puts the shim first on PATH even where a shell start-up file or a shell snapshot resets PATH,
- * and then sources the user's own CLAUDE_ENV_FILE, if any.
+ * Writes `<dir>/debussy`, the agent's debussy (shim-script.ts: done/progress through the run's
+ * `inbox`, everything else this very debussy with this very node), and `<dir>/session-env.sh`,
+ * which Claude Code sources before every Bash command (CLAUDE_ENV_FILE): it puts the shim first on
+ * PATH even where a shell start-up file or a shell snapshot resets PATH, and then sources the
+ * user's own CLAUDE_ENV_FILE, if any.
  */
-export function writeDebussyShim(dir: string, userEnvFile: string | undefined = process.env.CLAUDE_ENV_FILE): string {
+export function writeDebussyShim(dir: string, inbox?: SignalInbox, userEnvFile: string | undefined = process.env.CLAUDE_ENV_FILE): string {
   mkdirSync(dir, { recursive: true });
   const shim = path.join(dir, 'debussy');
-  writeFileSync(shim, `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(debussyEntryPath())} "$@"\n`);
+  writeFileSync(shim, shimScript({ node: process.execPath, entry: debussyEntryPath(), inbox: inbox?.dir, runPid: inbox === undefined ? undefined : process.pid }));
   chmodSync(shim, 0o755);
+  const quote = shellQuote;
   const lines = [`export PATH=${quote(dir)}:"$PATH"`];
   if (userEnvFile) lines.push(`[ -f ${quote(userEnvFile)} ] && . ${quote(userEnvFile)}`);
   writeFileSync(sessionEnvFile(dir), `${lines.join('\n')}\n`);

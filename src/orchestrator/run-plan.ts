@@ -12,6 +12,7 @@ import {
   acquireRunLock, journalPath, latestRun, newRunId, readJournal, readPhaseMarks, recordPlanUsed, runDir, type AcquiredLock, type RunStatus,
 } from '../state/index.js';
 import { writeDebussyShim } from './agent-environment.js';
+import { SignalInbox } from '../agent-signals/signal-inbox.js';
 import type { PhaseContext, PhaseResult } from './phase-context.js';
 import { runPhase } from './phase-runner.js';
 import { checkPrerequisites } from './preflight.js';
@@ -59,6 +60,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
 
   const runId = newRunId();
   const lock: AcquiredLock = await acquireRunLock(root, { runId, planPath: plan.path });
+  let inbox: SignalInbox | undefined;
   try {
     // Read again under the lock: the answer before it could have changed.
     const previous = input.fresh ? undefined : await latestRun(root, plan.path);
@@ -105,8 +107,10 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     }
 
     const previousEvents = priorInterrupted && previous ? (await readJournal(journalPath(root, previous.runId))).events : [];
+    // The agent's done/progress are answered here, in process (agent-signals/signal-inbox.ts).
+    inbox = new SignalInbox(path.join(dir, 'inbox'), input.env).start();
     const ctx: PhaseContext = {
-      root, plan, config, runId, runDir: dir, shimDir: writeDebussyShim(path.join(dir, 'bin')), recorder, reporter,
+      root, plan, config, runId, runDir: dir, shimDir: writeDebussyShim(path.join(dir, 'bin'), inbox), recorder, reporter,
       useGit: prereq.useGit, interrupt: input.interrupt, forceStop: input.forceStop, env: input.env,
       recovery: createRunRecovery(config, previousEvents),
     };
@@ -172,6 +176,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     reporter.runFinished(final, status === 'completed' ? undefined : input.resumeCommand);
     return { runId, status, exitCode };
   } finally {
+    inbox?.close();
     await lock.release();
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The agent's done/progress from inside a session take the lean path in bin/debussy.js
- * (src/cli/in-session-signal.ts). Each well-formed call must record and print exactly what the
+ * (src/agent-signals/in-session-signal.ts). Each well-formed call must record and print exactly what the
  * full command does; every other call must reach the full CLI and its explanation.
  */
 import { spawn } from 'node:child_process';

@@ -46,6 +46,9 @@ describe('a phase under the threshold', () => {
     const events = await project.journal();
     expect(eventsOf(events, 'session_started')).toHaveLength(1);
     expect(eventsOf(events, 'signal')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
+    // The agent's call was answered by the run itself, through its inbox: no node process of its
+    // own wrote the signal.
+    expect(eventsOf(events, 'signal')[0]?.pid).toBe(eventsOf(events, 'run_started')[0]?.pid);
     expect(eventsOf(events, 'phase_ended')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
     expect(eventsOf(events, 'run_ended')).toMatchObject([{ status: 'completed', exitCode: 0 }]);
     expect((await project.git('log', '-1', '--format=%s')).trim()).toBe('debussy: phase 1 Only phase completed');

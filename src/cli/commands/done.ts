@@ -9,7 +9,7 @@ import { runGates } from '../../gates/index.js';
 import { parsePlan, type Plan } from '../../plan/index.js';
 import { appendEvent, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
-import { blockedWithoutReasonWarning, signalEvent, signalRecordedLine } from '../signal-records.js';
+import { blockedWithoutReasonWarning, signalEvent, signalRecordedLine } from '../../agent-signals/signal-records.js';
 
 interface DoneOptions {
   phase: string;

@@ -2,7 +2,7 @@
 import { StateError, UsageError } from '../../errors/index.js';
 import { appendEvent } from '../../state/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
-import { progressEvent, progressRecordedLine } from '../signal-records.js';
+import { progressEvent, progressRecordedLine } from '../../agent-signals/signal-records.js';
 
 interface ProgressOptions {
   phase: string;

@@ -1,19 +1,22 @@
 /**
- * The agent's `debussy done` and `debussy progress` from inside a session, without loading the
- * full CLI. Every phase runs them from the agent's Bash tool, and the full path (commander, the
- * config loader, the plan parser, the journal fold) costs several times node's own start-up, in
- * the agent's time. This path handles only the plain, well-formed calls of a session whose run
+ * The agent's `debussy done` and `debussy progress` from inside a session, without the full CLI.
+ * Every phase runs them from the agent's Bash tool, and the full path (commander, the config
+ * loader, the plan parser, the journal fold) costs several times node's own start-up, in the
+ * agent's time. This handler takes only the plain, well-formed calls of a session whose run
  * journal is where the environment says: it reads the journal's first event (the run's phases),
- * appends the same event the full command would (signal-records.ts) and prints the same line.
+ * appends the same event the full command would (signal-records.ts) and answers the same line.
  * Anything else (help, --verify, --plan, an unknown or repeated flag, an unknown phase, a report
- * that is not JSON, no session environment) returns undefined, and the full CLI takes the call
- * and explains whatever is wrong.
+ * that is not JSON, no session environment) is declined (undefined), and the full CLI takes the
+ * call and explains whatever is wrong.
+ *
+ * Two callers: the running debussy answering its inbox (signal-inbox.ts, no process started at
+ * all), and bin/debussy.js when the inbox is not there (no node start saved, but no full CLI).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { appendEvent } from '../state/journal.js';
 import { isValidRunId, journalPath } from '../state/paths.js';
 import type { SignalStatus } from '../state/events.js';
-import { printError } from './print-error.js';
+import { describeError } from '../cli/print-error.js';
 import { blockedWithoutReasonWarning, progressEvent, progressRecordedLine, signalEvent, signalRecordedLine } from './signal-records.js';
 
 const FLAGS = {
@@ -89,11 +92,18 @@ function parseReport(text: string | undefined): { ok: true; report: unknown } | 
   }
 }
 
+/** What a handled call answers: its exit code and what it prints. */
+export interface SignalAnswer {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
 /**
  * Handles `args` (argv after `node debussy.js`) when it is an in-session done/progress this path
- * can take: returns the exit code. Undefined: not taken, nothing written; run the full CLI.
+ * can take, with the session's `env`. Undefined: declined, nothing written; run the full CLI.
  */
-export function runInSessionSignal(args: readonly string[], env: NodeJS.ProcessEnv): number | undefined {
+export function handleInSessionSignal(args: readonly string[], env: NodeJS.ProcessEnv): SignalAnswer | undefined {
   const [command, ...rest] = args;
   if (command !== 'done' && command !== 'progress') return undefined;
   const root = env.DEBUSSY_PROJECT_ROOT;
@@ -110,27 +120,36 @@ export function runInSessionSignal(args: readonly string[], env: NodeJS.ProcessE
     if (flags.has('--message') && flags.has('--step')) return undefined;
     const message = (flags.get('--message') ?? flags.get('--step') ?? '').trim();
     if (message === '') return undefined;
-    return record(() => appendEvent(journal, progressEvent(phaseId, message, attemptId, env)), progressRecordedLine(phaseId));
+    return record(() => appendEvent(journal, progressEvent(phaseId, message, attemptId, env)), progressRecordedLine(phaseId), '');
   }
 
   const status = flags.get('--status') ?? 'completed';
   const report = parseReport(flags.get('--report'));
   if (!STATUSES.includes(status) || !report.ok) return undefined;
   const reason = flags.get('--reason');
-  if (status === 'blocked' && !reason) process.stderr.write(blockedWithoutReasonWarning());
   return record(
     () => appendEvent(journal, signalEvent({ phaseId, status: status as SignalStatus, attemptId, reason, report: report.report }, env)),
     signalRecordedLine(phaseId, status as SignalStatus),
+    status === 'blocked' && !reason ? blockedWithoutReasonWarning() : '',
   );
 }
 
 /** Appends, then confirms; a journal that cannot be written is reported like any other error. */
-function record(append: () => unknown, confirmation: string): number {
+function record(append: () => unknown, confirmation: string, warning: string): SignalAnswer {
   try {
     append();
   } catch (error) {
-    return printError(error);
+    const { text, code } = describeError(error);
+    return { code, stdout: '', stderr: `${warning}${text}` };
   }
-  process.stdout.write(confirmation);
-  return 0;
+  return { code: 0, stdout: confirmation, stderr: warning };
+}
+
+/** bin/debussy.js: handles and prints, or returns undefined for the full CLI. */
+export function runInSessionSignal(args: readonly string[], env: NodeJS.ProcessEnv): number | undefined {
+  const answer = handleInSessionSignal(args, env);
+  if (answer === undefined) return undefined;
+  if (answer.stderr) process.stderr.write(answer.stderr);
+  if (answer.stdout) process.stdout.write(answer.stdout);
+  return answer.code;
 }
