@@ -24,6 +24,9 @@ const TOKEN_PATTERNS: readonly string[] = [
   // GitHub tokens.
   '\\bgh[pousr]_[A-Za-z0-9]{20,}',
   '\\bgithub_pat_[A-Za-z0-9_]{20,}',
+  // npm tokens (an .npmrc `//registry/:_authToken=npm_...` line: `_authToken` is not a name the
+  // assignment pattern takes).
+  '\\bnpm_[A-Za-z0-9]{36}\\b',
   // Slack tokens.
   '\\bxox[abposr]-[A-Za-z0-9-]{10,}',
   // AWS access key ids.
@@ -49,15 +52,134 @@ const URL_PASSWORD = '(\\b[a-z][a-z0-9+.-]*://[^\\s:/@]+:)(?!\\[REDACTED)[^\\s@/
  * unquoted value counts only with a digit or symbol in it (6+ characters) or at 16+ characters, so
  * `token: expired` and "the credentials: check the key" stay as written.
  */
-/** Literal pre-checks (a superset of what each full pattern matches). */
-const MAY_HAVE_TOKEN = /-----BEGIN|sk-|gh[pousr]_|github_pat_|xox|AKIA|ASIA|AIza|eyJ/;
-const MAY_HAVE_AUTH_SCHEME = /[Bb]earer|[Bb]asic/;
-const MAY_HAVE_ASSIGNMENT = /passw|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential/i;
+const SECRET_NAME_ENDINGS =
+  'password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?';
 
 const LOOKS_LIKE_A_VALUE = /^(?=.*[0-9_\-/+=.]).{6,}$|^.{16,}$/;
 
-const ASSIGNMENT =
-  '\\b((?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?))\\b(["\']?\\s*[:=]\\s*)(?!["\']?\\[REDACTED)("[^"\\n]*"|\'[^\'\\n]*\'|[^\\s,;&"\'}\\]]+)';
+/**
+ * An assignment, matched from its separator (`:` or `=`), which `lastIndex` points at. The name
+ * before it is checked by a lookbehind instead of being matched forwards: a pattern that starts
+ * with the name (`\b(?:[A-Za-z0-9]+[_-])*password`) is tried at every word boundary of the text,
+ * which was most of the redactor's cost. The lookbehind accepts exactly the names that pattern
+ * did: a keyword, optionally after `segment_` / `segment-` parts, starting where a word starts
+ * (so `mytoken` and `_token` are not names, `a_b_token` and `x-token` are). Group 1 is the gap
+ * between the name and the separator (a quote, spaces), group 2 the value.
+ */
+const ASSIGNMENT_AT_SEPARATOR =
+  `[:=](?<=(?:^|[^A-Za-z0-9_])(?:[A-Za-z0-9]+[_-])*(?:${SECRET_NAME_ENDINGS})\\b(["']?\\s*)[:=])` +
+  '\\s*(?!["\']?\\[REDACTED)("[^"\\n]*"|\'[^\'\\n]*\'|[^\\s,;&"\'}\\]]+)';
+
+/** `token` to `[Tt][Oo][Kk][Ee][Nn]`: case-insensitive letters inside a case-sensitive pattern. */
+function caseless(pattern: string): string {
+  return pattern.replace(/[a-z]/g, (c) => `[${c.toUpperCase()}${c}]`);
+}
+
+/**
+ * One scan that finds where each family of patterns could match: a necessary condition for every
+ * full pattern, cheap to test. Each alternative is a single character that is rare in logs (`-`,
+ * `_`, `A`, `J`, `B`, `b`, `@`, `:`, `=`) with lookarounds for the family's literal, so the regex
+ * engine rejects almost every position on its first character (a single regex of the literals
+ * themselves, or one scan per family, costs several times more). A match consumes only that one
+ * character and no two families share one, so a match of one family never hides another's.
+ */
+const CANDIDATE = new RegExp(
+  [
+    // TOKEN_PATTERNS: `-----BEGIN`, `sk-`, `xox?-`, `gh?_`, `github_pat_`, `npm_`, `AKIA`, `ASIA`, `AIza`, `eyJ`.
+    '-(?=----BEGIN)',
+    '-(?<=sk-|xox[abposr]-)',
+    '_(?<=gh[pousr]_|github_pat_|npm_)',
+    'A(?=KIA|SIA|Iza)',
+    'J(?<=eyJ)',
+    // BEARER.
+    '[Bb](?=earer|asic)',
+    // URL_PASSWORD, without its scheme (the `@` is rarer than the `://`).
+    '@(?<=://[^\\s:/@]+:[^\\s@/]+@)',
+    // An assignment's separator, after a keyword (the name's other conditions are left to the full pattern).
+    `[:=](?<=(?:${caseless(SECRET_NAME_ENDINGS)})["']?\\s*[:=])`,
+  ].join('|'),
+  'g',
+);
+
+/** Where the pattern families could match in a text; see CANDIDATE. */
+interface Candidates {
+  token: boolean;
+  auth: boolean;
+  url: boolean;
+  /** Positions of the `:` / `=` that may separate a secret name from its value, in order. */
+  separators: number[];
+}
+
+function findCandidates(text: string): Candidates {
+  const found: Candidates = { token: false, auth: false, url: false, separators: [] };
+  CANDIDATE.lastIndex = 0;
+  for (let match = CANDIDATE.exec(text); match !== null; match = CANDIDATE.exec(text)) {
+    const at = match.index;
+    switch (text[at]) {
+      case ':':
+      case '=':
+        found.separators.push(at);
+        break;
+      case '@':
+        found.url = true;
+        break;
+      case 'B':
+      case 'b':
+        found.auth = true;
+        break;
+      default:
+        found.token = true;
+    }
+  }
+  return found;
+}
+
+/** What an assignment becomes: the value redacted (keeping its quotes), or undefined to keep prose as it is. */
+function redactedAssignment(match: string, value: string, separator: string): string | undefined {
+  if (separator === ':' && !/^["']/.test(value) && !LOOKS_LIKE_A_VALUE.test(value)) return undefined;
+  const quote = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : '';
+  return `${match.slice(0, match.length - value.length)}${quote}${REDACTED}${quote}`;
+}
+
+/**
+ * Redacts the assignments whose separators are among `separators` (every separator an assignment
+ * can have, ascending). Gives exactly what a global replace with the name-first pattern gave:
+ * matches are taken left to right and never overlap, so a name must start after the previous
+ * match ends. Checking where its keyword ends is enough: a match's value stops at a quote or just
+ * before a character no name contains, so no name straddles the end of a match.
+ */
+function redactAssignments(text: string, separators: readonly number[], assignment: RegExp): string {
+  let out = '';
+  let copied = 0;
+  let previousEnd = 0;
+  for (const at of separators) {
+    if (at < previousEnd) continue;
+    assignment.lastIndex = at;
+    const match = assignment.exec(text);
+    if (match === null) continue;
+    const [whole, gap = '', value = ''] = match;
+    // The name must end after the previous match: `token=abc-password =x` has one assignment, not two.
+    if (at - gap.length <= previousEnd) continue;
+    previousEnd = at + whole.length;
+    const replacement = redactedAssignment(whole, value, text[at] ?? '');
+    if (replacement === undefined) continue;
+    out += text.slice(copied, at) + replacement;
+    copied = previousEnd;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+const redactAuthScheme = (_match: string, scheme: string): string => `${scheme} ${REDACTED}`;
+const redactUrlPassword = (_match: string, prefix: string): string => `${prefix}${REDACTED}@`;
+
+/**
+ * The text after a family's replacements, and the candidates in it. A replacement can join the
+ * text around it into a new match for a later family (a PEM block inside a URL's password), so a
+ * changed text is scanned again; an unchanged one keeps its candidates.
+ */
+function rescanIfChanged(before: string, after: string, seen: Candidates): [string, Candidates] {
+  return after === before ? [before, seen] : [after, findCandidates(after)];
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -82,24 +204,21 @@ export function createRedactor(env: Readonly<Record<string, string | undefined>>
   const tokens = new RegExp(TOKEN_PATTERNS.join('|'), 'g');
   const bearer = new RegExp(BEARER, 'g');
   const urlPassword = new RegExp(URL_PASSWORD, 'gi');
-  const assignment = new RegExp(ASSIGNMENT, 'gi');
+  const assignment = new RegExp(ASSIGNMENT_AT_SEPARATOR, 'iy');
+
+  const envReplacement = (value: string): string => `[REDACTED:${nameOf.get(value) ?? 'ENV'}]`;
 
   return (text: string): string => {
     if (text === '') return text;
-    let out = text;
     // Environment values first: their replacement names the variable, which helps a reader.
-    if (envPattern) out = out.replace(envPattern, (value) => `[REDACTED:${nameOf.get(value) ?? 'ENV'}]`);
-    // Each full pattern runs only where a cheap literal test says it could match: on a long tool
-    // output the patterns' backtracking is most of the cost of writing a log.
-    if (MAY_HAVE_TOKEN.test(out)) out = out.replace(tokens, REDACTED);
-    if (MAY_HAVE_AUTH_SCHEME.test(out)) out = out.replace(bearer, (_m, scheme: string) => `${scheme} ${REDACTED}`);
-    if (out.includes('://')) out = out.replace(urlPassword, (_m, prefix: string) => `${prefix}${REDACTED}@`);
-    if (!MAY_HAVE_ASSIGNMENT.test(out)) return out;
-    out = out.replace(assignment, (match: string, name: string, separator: string, value: string) => {
-      if (separator.includes(':') && !/^["']/.test(value) && !LOOKS_LIKE_A_VALUE.test(value)) return match;
-      const quote = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : '';
-      return `${name}${separator}${quote}${REDACTED}${quote}`;
-    });
+    let out = envPattern ? text.replace(envPattern, envReplacement) : text;
+    // The other families run in this order, each on the previous one's output, and only where the
+    // candidate scan saw a chance of a match: on a long tool output, scanning is most of the cost.
+    let seen = findCandidates(out);
+    if (seen.token) [out, seen] = rescanIfChanged(out, out.replace(tokens, REDACTED), seen);
+    if (seen.auth) [out, seen] = rescanIfChanged(out, out.replace(bearer, redactAuthScheme), seen);
+    if (seen.url) [out, seen] = rescanIfChanged(out, out.replace(urlPassword, redactUrlPassword), seen);
+    if (seen.separators.length > 0) out = redactAssignments(out, seen.separators, assignment);
     return out;
   };
 }

@@ -53,6 +53,71 @@ describe('redactSecrets: assignments', () => {
   });
 });
 
+describe('redactSecrets: where a name starts and ends', () => {
+  it.each([
+    ['a_b_token=x', 'a_b_token=[REDACTED]'],
+    ['token_password=x', 'token_password=[REDACTED]'],
+    ['x-token=abc', 'x-token=[REDACTED]'],
+    ['a--token=abc', 'a--token=[REDACTED]'],
+    ['clientsecret=abc', 'clientsecret=[REDACTED]'],
+    ['client-secret=abc; auth_token: "t"', 'client-secret=[REDACTED]; auth_token: "[REDACTED]"'],
+    ['PASSWORD = hunter2', 'PASSWORD = [REDACTED]'],
+    ['"api_key" : "v"', '"api_key" : "[REDACTED]"'],
+    ['access_key =  "a b"', 'access_key =  "[REDACTED]"'],
+    ['secret=x&token=y', 'secret=[REDACTED]&token=[REDACTED]'],
+    // A value that ends in a name does not start a second assignment.
+    ['token=abc-password =xyz123', 'token=[REDACTED] =xyz123'],
+    ['token: sk-ant-api03-abcdefgh123', 'token: [REDACTED]'],
+    // An .npmrc line: the npm token format is recognised on its own.
+    ['//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', '//registry.npmjs.org/:_authToken=[REDACTED]'],
+  ])('%s', (input, expected) => {
+    expect(redactSecrets(input, NO_ENV)).toBe(expected);
+  });
+
+  it.each([
+    // A keyword in the middle of an identifier is not a name.
+    'mytoken=x',
+    'sessiontoken: abc123456',
+    // A name starts where a word starts, and `_` is a word character: `_token` is not a name
+    // (an npmrc `:_authToken=` line is caught by the npm token format instead).
+    '_token=abc',
+    'a__token=abc',
+    'input_tokens: 512',
+    // Already redacted, and nothing after the separator.
+    'Token: [REDACTED] password="[REDACTED]"',
+    "pwd='",
+  ])('leaves alone: %s', (text) => {
+    expect(redactSecrets(text, NO_ENV)).toBe(text);
+  });
+});
+
+describe('redactSecrets: several secrets together', () => {
+  it('redacts every family on one line', () => {
+    const line = 'password=a1b2c3 token=b2, api_key: "c3" Authorization: Bearer abcdefgh12345678 https://u:p4ssw0rd@h sk-ant-api03-abcdefgh123';
+    expect(redactSecrets(line, NO_ENV)).toBe(
+      'password=[REDACTED] token=[REDACTED], api_key: "[REDACTED]" Authorization: Bearer [REDACTED] https://u:[REDACTED]@h [REDACTED]',
+    );
+  });
+
+  it('a PEM block between assignments', () => {
+    const text = 'key:\n-----BEGIN EC PRIVATE KEY-----\nMHcC\n-----END EC PRIVATE KEY-----\npassword=x';
+    expect(redactSecrets(text, NO_ENV)).toBe('key:\n[REDACTED]\npassword=[REDACTED]');
+  });
+
+  it('a URL password that only looks like one once a PEM block inside it is redacted', () => {
+    const text = 'https://user:pa-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----@host';
+    expect(redactSecrets(text, NO_ENV)).toBe('https://user:[REDACTED]@host');
+  });
+
+  it('a 1 MB line with one secret near the end', () => {
+    const code = 'const value = options.key ?? input_tokens; // see https://example.com/a_b-c\n  if (a == b) { x: 1, y: "z" }\n';
+    const filler = code.repeat(Math.ceil(1_000_000 / code.length));
+    const text = `${filler}export API_TOKEN=tok_abcdef123456 done\n${code}`;
+    const out = redactSecrets(text, NO_ENV);
+    expect(out).toBe(`${filler}export API_TOKEN=[REDACTED] done\n${code}`);
+  });
+});
+
 describe('environment values', () => {
   const env = {
     ANTHROPIC_API_KEY: 'test-key-0123456789',
