@@ -3,7 +3,7 @@
  * spawns `cat FILE` (standing in for claude), reads its stdout line by line, parses and classifies
  * each line, writes the raw and the readable log, and each event goes to a fresh ContextMonitor
  * and, redacted, to the plain reporter with the display snapshot, exactly as session-runner.ts
- * does per event; the logs are redacted as in a run.
+ * does per event; the logs are redacted as in a run, and the heap is tuned as a run tunes it.
  */
 import { createInterface } from 'node:readline';
 import { createReadStream } from 'node:fs';
@@ -13,6 +13,25 @@ import { startAgentSession } from '../../src/agent/index.js';
 import { ContextMonitor, countTokens, createDisplaySnapshot } from '../../src/context/index.js';
 import { createRedactor, redactDeep } from '../../src/redact/index.js';
 import { PlainReporter } from '../../src/report/plain-reporter.js';
+import { eventForDisplay } from '../../src/report/display-event.js';
+import { LONG_RUN_HEAP_FLAGS } from '../../src/process/heap-tuning.js';
+import v8 from 'node:v8';
+
+/** V8's own values of the flags `debussy run` sets (`node --v8-options`), for the bare loops. */
+const V8_DEFAULT_HEAP_FLAGS = ['--semi-space-growth-factor=2', '--heap-growing-percent=0'];
+
+/**
+ * Runs `work` with the heap flags `debussy run` sets for itself (src/process/heap-tuning.ts), then
+ * puts V8's defaults back, so the bare loops beside it run as plain node does.
+ */
+async function withRunHeapFlags<T>(work: () => Promise<T>): Promise<T> {
+  for (const flag of LONG_RUN_HEAP_FLAGS) v8.setFlagsFromString(flag);
+  try {
+    return await work();
+  } finally {
+    for (const flag of V8_DEFAULT_HEAP_FLAGS) v8.setFlagsFromString(flag);
+  }
+}
 
 export interface HandledStream {
   events: number;
@@ -32,7 +51,11 @@ export function warmTokenizer(): number {
 }
 
 /** `accounting: false` leaves out the monitor and the reporter: the session's own part (parse, classify, logs). */
-export async function handleWithDebussy(file: string, logDir: string, options: { accounting?: boolean } = {}): Promise<HandledStream> {
+export function handleWithDebussy(file: string, logDir: string, options: { accounting?: boolean } = {}): Promise<HandledStream> {
+  return withRunHeapFlags(() => handle(file, logDir, options));
+}
+
+async function handle(file: string, logDir: string, options: { accounting?: boolean }): Promise<HandledStream> {
   const accounting = options.accounting !== false;
   const cpu = process.cpuUsage();
   const start = performance.now();
@@ -50,7 +73,7 @@ export async function handleWithDebussy(file: string, logDir: string, options: {
     events += 1;
     if (!accounting) continue;
     monitor.observe(event);
-    reporter.agent('1', redactDeep(event, redact), displaySnapshot(event));
+    reporter.agent('1', redactDeep(eventForDisplay(event), redact), displaySnapshot(event));
   }
   const end = await session.ended;
   const used = process.cpuUsage(cpu);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type SessionEnd } from '../agent/index.js';
 import { ContextMonitor, createDisplaySnapshot, type ContextCrossing, type ContextSnapshot } from '../context/index.js';
 import { redactDeep } from '../redact/index.js';
+import { eventForDisplay } from '../report/display-event.js';
 import type { Reporter } from '../report/reporter.js';
 import type { RunRecorder } from './run-recorder.js';
 
@@ -200,7 +201,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
         lastActivity.push(line);
         if (lastActivity.length > ACTIVITY_LINES) lastActivity.shift();
       }
-      reporter.agent(request.phaseId, redactDeep(event, recorder.redact), displaySnapshot(event));
+      reporter.agent(request.phaseId, redactDeep(eventForDisplay(event), recorder.redact), displaySnapshot(event));
     }
   } finally {
     request.signal.removeEventListener('abort', onAbort);

@@ -1,5 +1,6 @@
 /** One human line per journal event or agent step. Pure, shared by every text reporter. */
 import type { AgentEvent } from '../agent/index.js';
+import { TOOL_OUTPUT_SHOWN_CHARS } from './display-event.js';
 import type { JournalEvent } from '../state/index.js';
 import { plural } from './format-units.js';
 import { oneLine, sanitizeText } from './terminal-text.js';
@@ -77,7 +78,9 @@ export interface AgentLine {
 const CONDENSED_CHARS = 160;
 
 function condensed(text: string): string {
-  const line = oneLine(text);
+  // Fold only the start: the line shows 160 characters, and a tool's output can be megabytes
+  // (reporters are given at most a few thousand characters of it: display-event.ts).
+  const line = oneLine(text.slice(0, CONDENSED_CHARS * 8));
   return line.length > CONDENSED_CHARS ? `${line.slice(0, CONDENSED_CHARS - 3)}...` : line;
 }
 
@@ -97,7 +100,7 @@ export function describeAgentEvent(event: AgentEvent, verbose: boolean): AgentLi
     case 'tool_result':
       // The whole message folded to one line: the first line alone is often just "Exit code 1".
       if (event.isError) return { tone: 'error', text: `tool error: ${condensed(event.text)}` };
-      return verbose ? { tone: 'text', text: sanitizeText(event.text).slice(0, 2000).trimEnd() } : undefined;
+      return verbose ? { tone: 'text', text: sanitizeText(event.text.slice(0, TOOL_OUTPUT_SHOWN_CHARS)).trimEnd() } : undefined;
     case 'api_retry':
       return { tone: 'warning', text: `API retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 1000)} s (status ${event.errorStatus ?? 'none'})` };
     case 'api_error':

@@ -4,13 +4,14 @@
  * agent's activity is condensed to what a follower needs, and `run_summary` comes last. The
  * schema is documented in docs/output.md.
  */
+import { TOOL_OUTPUT_SHOWN_CHARS } from './display-event.js';
 import type { AgentEvent } from '../agent/index.js';
 import type { ContextSnapshot } from '../context/index.js';
 import type { JournalEvent, RunState } from '../state/index.js';
 import type { Reporter, RunStartInfo } from './reporter.js';
 import { summarizeRun } from './run-summary.js';
 
-const TOOL_ERROR_CHARS = 2000;
+const TOOL_ERROR_CHARS = TOOL_OUTPUT_SHOWN_CHARS;
 
 export type JsonRecord = { type: string; ts: string } & Record<string, unknown>;
 

@@ -6,6 +6,7 @@ import { runPlan } from '../../orchestrator/run-plan.js';
 import { chooseReporters } from '../../report/choose-reporters.js';
 import { createReporters } from '../../report/create-reporters.js';
 import { combineReporters } from '../../report/reporter.js';
+import { tuneHeapForLongRun } from '../../process/heap-tuning.js';
 import { findProjectRoot } from '../../state/index.js';
 import { configOverridesFrom } from '../config-flags.js';
 import { printDryRun } from '../dry-run.js';
@@ -36,6 +37,7 @@ export default async function runCommand(planArg: string, options: RunOptions): 
     return 0;
   }
 
+  tuneHeapForLongRun();
   const interrupt = new AbortController();
   const forceStop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
