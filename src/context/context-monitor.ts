@@ -7,7 +7,7 @@
  */
 import type { AgentEvent } from '../agent/agent-events.js';
 import { contextWindowFor } from './context-window.js';
-import { estimateTokens } from './token-count.js';
+import { estimateTokens } from '../tokenizer/index.js';
 
 export interface ContextSnapshot {
   /** Projection of the next request: reportedTokens + projectedExtraTokens. */

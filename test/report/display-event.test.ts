@@ -14,7 +14,7 @@ describe('eventForDisplay', () => {
   it('keeps short outputs and every other event as they are', () => {
     const short = toolResult('ok');
     expect(eventForDisplay(short)).toBe(short);
-    const text: AgentEvent = { type: 'assistant_text', text: 'x'.repeat(100_000) };
+    const text: AgentEvent = { type: 'assistant_text', messageId: 'msg_1', text: 'x'.repeat(100_000) };
     expect(eventForDisplay(text)).toBe(text);
   });
 
