@@ -103,7 +103,7 @@ describe('estimateTokens', () => {
   });
 
   it('extrapolates a very long text within a few percent', () => {
-    const code = readFileSync(path.join(HERE, '..', '..', 'src', 'tokenizer', 'context-monitor.ts'), 'utf8');
+    const code = readFileSync(path.join(HERE, '..', '..', 'src', 'context', 'context-monitor.ts'), 'utf8');
     const text = code.repeat(Math.ceil(400_000 / code.length));
     const estimate = estimateTokens(text);
     const truth = countTokens(text);
