@@ -289,23 +289,22 @@ class ClaudeSession implements AgentSession {
 
   private async pump(child: ChildProcessWithoutNullStreams): Promise<void> {
     for await (const lines of readLineBatches(child.stdout)) {
-      let logFull = false;
       for (const line of lines) {
-        if (!this.logs.rawLine(line)) logFull = true;
-        for (const event of parseStreamLine(line, this.state)) if (!this.handle(event)) logFull = true;
+        this.logs.rawLine(line);
+        for (const event of parseStreamLine(line, this.state)) this.handle(event);
         this.stopWhenTurnIsDone();
       }
-      if (logFull) await this.logs.drained();
+      if (!this.logs.flush()) await this.logs.drained();
       await this.queue.room();
     }
   }
 
-  /** Records, logs and hands on one event; false when a log asks the reader to wait. */
-  private handle(event: AgentEvent): boolean {
+  /** Records, logs and hands on one event. */
+  private handle(event: AgentEvent): void {
     if (event.type === 'request_started' || event.type === 'usage') this.readerTurn += 1;
     else if (event.type === 'result') this.result = event;
     else if (event.type === 'api_error') this.lastApiError = `${event.errorType}: ${event.text}`;
-    const logged = this.logs.event(event);
+    this.logs.event(event);
     this.callbackTurn = this.readerTurn;
     try {
       this.options.onEvent?.(event);
@@ -316,7 +315,6 @@ class ClaudeSession implements AgentSession {
       this.callbackTurn = undefined;
     }
     this.queue.push({ event, turn: this.readerTurn });
-    return logged;
   }
 
   /** A graceful stop goes out once the turn it was asked in is done, and never later. */
