@@ -1,27 +1,81 @@
-/** `debussy run --dry-run`: the execution order with dependencies, gates and status; starts nothing. */
+/**
+ * `debussy run --dry-run`: the execution order with dependencies, gates and what a run would do
+ * with each phase; starts nothing. As text, or with `--json` as one `dry_run` object (docs/output.md).
+ */
 import path from 'node:path';
 import type { DebussyConfig } from '../config/index.js';
 import { executionOrder, type Plan } from '../plan/index.js';
 import { latestRun, readPhaseMarks } from '../state/index.js';
 import { planResume } from '../orchestrator/resume-plan.js';
 
-export async function printDryRun(root: string, plan: Plan, config: DebussyConfig, write: (text: string) => void): Promise<void> {
+export interface DryRunPhase {
+  id: string;
+  title: string;
+  file: string;
+  dependsOn: string[];
+  /** What a run would do: `run`, `resume` (an interrupted run's phase) or `skip` (already complete). */
+  action: 'run' | 'resume' | 'skip';
+  /** Why it is skipped, or the plan's status text for a phase that runs. */
+  note: string;
+  carried?: { restarts: number; retries: number };
+  gates: { name: string; command: string | null; fromConfig: boolean }[];
+}
+
+export interface DryRun {
+  planName: string;
+  planPath: string;
+  contextThreshold: number;
+  toolCallThreshold: number;
+  maxRestarts: number;
+  maxRetries: number;
+  oneShot: boolean;
+  phases: DryRunPhase[];
+}
+
+export async function describeDryRun(root: string, plan: Plan, config: DebussyConfig): Promise<DryRun> {
   const previous = await latestRun(root, plan.path);
   const interrupted = previous?.state?.status === 'running' || previous?.state?.status === 'interrupted';
   const resume = planResume({ plan, prior: previous?.state, priorInterrupted: interrupted, marks: await readPhaseMarks(root, plan.path) });
-  write(`Plan: ${plan.name} (${path.relative(process.cwd(), plan.path) || plan.path})\n`);
-  write(`Context threshold ${config.context_threshold}%, tool-call threshold ${config.tool_call_threshold}, max restarts ${config.max_restarts}${config.max_restarts === 0 || config.context_threshold >= 100 ? ' (one-shot mode)' : ''}, max retries ${config.max_retries}\n`);
-  write('Execution order:\n');
-  executionOrder(plan).forEach((phase, index) => {
-    const done = resume.completed.get(phase.id);
-    const carry = resume.carry.get(phase.id);
-    const state = done ? `skip: ${done}` : carry ? `resume (restarts ${carry.restarts}, retries ${carry.retries})` : (phase.statusText ?? 'pending');
-    write(`  ${index + 1}. ${phase.id}  ${phase.title}  [${state}]\n`);
-    write(`     file: ${path.relative(process.cwd(), phase.path) || phase.path}\n`);
-    write(`     depends on: ${phase.dependsOn.length > 0 ? phase.dependsOn.join(', ') : 'none'}\n`);
-    const gates = phase.file?.gates ?? [];
-    if (gates.length === 0) write('     gates: none\n');
-    for (const gate of gates) write(`     gate ${gate.name}: ${gate.command ?? '(no command)'}${gate.commandSource === 'config' ? ' (from config)' : ''}\n`);
+  return {
+    planName: plan.name, planPath: plan.path,
+    contextThreshold: config.context_threshold, toolCallThreshold: config.tool_call_threshold,
+    maxRestarts: config.max_restarts, maxRetries: config.max_retries,
+    oneShot: config.max_restarts === 0 || config.context_threshold >= 100,
+    phases: executionOrder(plan).map((phase): DryRunPhase => {
+      const done = resume.completed.get(phase.id);
+      const carry = resume.carry.get(phase.id);
+      return {
+        id: phase.id, title: phase.title, file: phase.path, dependsOn: [...phase.dependsOn],
+        action: done ? 'skip' : carry ? 'resume' : 'run',
+        note: done ?? phase.statusText ?? 'pending',
+        ...(carry && !done ? { carried: { restarts: carry.restarts, retries: carry.retries } } : {}),
+        gates: (phase.file?.gates ?? []).map((gate) => ({ name: gate.name, command: gate.command ?? null, fromConfig: gate.commandSource === 'config' })),
+      };
+    }),
+  };
+}
+
+const shown = (file: string) => path.relative(process.cwd(), file) || file;
+
+export function renderDryRun(dry: DryRun): string {
+  const lines = [
+    `Plan: ${dry.planName} (${shown(dry.planPath)})`,
+    `Context threshold ${dry.contextThreshold}%, tool-call threshold ${dry.toolCallThreshold}, max restarts ${dry.maxRestarts}${dry.oneShot ? ' (one-shot mode)' : ''}, max retries ${dry.maxRetries}`,
+    'Execution order:',
+  ];
+  dry.phases.forEach((phase, index) => {
+    const state = phase.action === 'skip' ? `skip: ${phase.note}` : phase.carried ? `resume (restarts ${phase.carried.restarts}, retries ${phase.carried.retries})` : phase.note;
+    lines.push(`  ${index + 1}. ${phase.id}  ${phase.title}  [${state}]`);
+    lines.push(`     file: ${shown(phase.file)}`);
+    lines.push(`     depends on: ${phase.dependsOn.length > 0 ? phase.dependsOn.join(', ') : 'none'}`);
+    if (phase.gates.length === 0) lines.push('     gates: none');
+    for (const gate of phase.gates) lines.push(`     gate ${gate.name}: ${gate.command ?? '(no command)'}${gate.fromConfig ? ' (from config)' : ''}`);
   });
-  write('Dry run: nothing was started.\n');
+  lines.push('Dry run: nothing was started.');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The `--json` form: one NDJSON line. */
+export function renderDryRunJson(dry: DryRun, now = new Date()): string {
+  return `${JSON.stringify({ type: 'dry_run', ts: now.toISOString(), ...dry })}\n`;
 }

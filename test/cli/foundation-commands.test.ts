@@ -88,6 +88,24 @@ describe('debussy run --dry-run', () => {
     expect(existsSync(path.join(work.dir, '.debussy/runs'))).toBe(false);
   });
 
+  it('with --json prints one dry_run object and nothing else', async () => {
+    // Phase 1 marked done outside a run: the listing says it would be skipped.
+    expect((await debussy(['done', '--phase', '1', '--plan', plan], { cwd: work.dir })).code).toBe(0);
+    const result = await debussy(['run', plan, '--dry-run', '--json', '--max-restarts', '0'], { cwd: work.dir });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const dry = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
+    expect(dry).toMatchObject({ type: 'dry_run', planName: 'Greeting Service', maxRestarts: 0, oneShot: true, contextThreshold: 80 });
+    expect(dry.phases).toMatchObject([
+      { id: '1', action: 'skip', dependsOn: [], gates: [{ name: 'build', command: 'true', fromConfig: false }, { name: 'lint', command: 'echo lint ok', fromConfig: false }] },
+      { id: '2', action: 'run', dependsOn: ['1'] },
+      { id: '3', action: 'run', dependsOn: ['2'] },
+    ]);
+    expect(Number.isNaN(Date.parse(String(dry.ts)))).toBe(false);
+    expect(existsSync(path.join(work.dir, '.debussy/runs'))).toBe(false);
+  });
+
   it.each([
     [['--context-threshold', '150'], '--context-threshold "150" is not allowed: expected a number from 1 to 100'],
     [['--max-restarts', '-1'], '--max-restarts "-1" is not allowed'],

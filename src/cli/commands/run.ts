@@ -9,7 +9,7 @@ import { combineReporters } from '../../report/reporter.js';
 import { tuneHeapForLongRun } from '../../process/heap-tuning.js';
 import { findProjectRoot } from '../../state/index.js';
 import { configOverridesFrom } from '../config-flags.js';
-import { printDryRun } from '../dry-run.js';
+import { describeDryRun, renderDryRun, renderDryRunJson } from '../dry-run.js';
 
 interface RunOptions extends Record<string, unknown> {
   dryRun?: boolean;
@@ -33,7 +33,8 @@ export default async function runCommand(planArg: string, options: RunOptions): 
   const plan = await loadAuditedPlan(path.resolve(planArg), resolved.config, process.cwd());
 
   if (options.dryRun) {
-    await printDryRun(root, plan, resolved.config, (text) => process.stdout.write(text));
+    const dry = await describeDryRun(root, plan, resolved.config);
+    process.stdout.write(options.json === true ? renderDryRunJson(dry) : renderDryRun(dry));
     return 0;
   }
 
