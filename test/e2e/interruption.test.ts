@@ -2,6 +2,9 @@
  * Issue 4 acceptance: an interrupted run resumes where it stopped with nothing lost, after Ctrl-C
  * and after `kill -9` of debussy itself, with no process of the dead run left behind.
  */
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText } from '../support/scripted-api.js';
 import { E2EProject, eventsOf } from './e2e-project.js';
@@ -50,6 +53,47 @@ describe('Ctrl-C', () => {
     expect(resumedPrompt && firstUserText(resumedPrompt)).toContain('wip.txt');
   });
 });
+
+describe('SIGTERM twice', () => {
+  it('the second signal ends a session that ignores the stop at once; exit 130, nothing left running', async () => {
+    // An agent that ignores SIGINT and SIGTERM (the real CLI cannot be made to): only the second
+    // signal's kill can end it before debussy's own escalation.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'debussy-stubborn-'));
+    const agent = path.join(dir, 'stubborn-agent.sh');
+    writeFileSync(agent, `#!/bin/sh\ntrap '' INT TERM\necho '{"type":"system","subtype":"init","session_id":"s-stubborn","model":"m","tools":[]}'\nsleep 300 &\nwait\nwait\n`);
+    chmodSync(agent, 0o755);
+    try {
+      project = await E2EProject.create({ phases: [{ id: '1', title: 'Stubborn' }], script: [], config: { claude_command: agent, stop_grace: '60s' } });
+      const run = project.start(['run', project.planArg]);
+      await waitFor('the agent to run sleep 300', () => livePids(/^sleep 300$/).length > 0);
+      run.child.kill('SIGTERM');
+      await waitFor('debussy to ask the session to stop', () => run.child.exitCode === null && readableLogs(project).includes('): SIGINT'));
+      run.child.kill('SIGTERM');
+      const result = await run.done;
+      expect(result.code, result.stdout + result.stderr).toBe(130);
+      expect(result.stderr).toContain('debussy: ending now');
+      expect(readableLogs(project)).toContain('interrupted twice: ending the session now');
+      expect(livePids(/^sleep 300$/)).toEqual([]);
+      expect(eventsOf(await project.journal(), 'run_ended')).toMatchObject([{ status: 'interrupted', exitCode: 130 }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Every session's readable log of the project, joined. */
+function readableLogs(p: E2EProject | undefined): string {
+  if (!p) return '';
+  const runs = path.join(p.dir, '.debussy/runs');
+  if (!existsSync(runs)) return '';
+  const logs: string[] = [];
+  for (const run of readdirSync(runs)) {
+    const sessions = path.join(runs, run, 'sessions');
+    if (!existsSync(sessions)) continue;
+    for (const file of readdirSync(sessions)) if (file.endsWith('.log')) logs.push(readFileSync(path.join(sessions, file), 'utf8'));
+  }
+  return logs.join('\n');
+}
 
 describe('kill -9 of debussy mid-phase', () => {
   it('the next run reclaims the lock, ends the orphaned agent and its tools, keeps every commit, and completes the phase', async () => {
