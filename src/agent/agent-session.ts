@@ -56,6 +56,8 @@ export interface SessionEnd {
   lastApiError?: string;
   durationMs: number;
   leftoverProcessesKilled: number;
+  /** The main agent's tokens counted from the stream (see StreamParseState.streamTokens). */
+  streamTokens: { input: number; output: number };
 }
 
 export interface AgentSession {
@@ -279,6 +281,7 @@ class ClaudeSession implements AgentSession {
       ...(this.lastApiError === undefined ? {} : { lastApiError: this.lastApiError }),
       durationMs: Date.now() - this.startedAt,
       leftoverProcessesKilled,
+      streamTokens: { ...this.state.streamTokens },
     };
     this.logs.note(
       `session ended: ${outcome} (exit ${exit.code ?? exit.signal ?? '?'}${end.sawResult ? '' : ', no result line'}${leftoverProcessesKilled > 0 ? `, ${leftoverProcessesKilled} leftover processes ended` : ''})`,

@@ -27,6 +27,12 @@ export interface StreamParseState {
   cwd: string | undefined;
   /** Model of the last main-agent usage (the API's name, without the CLI's `[1m]` marker). */
   usageModel: string | undefined;
+  /**
+   * The main agent's tokens as the stream reports them (input without the cached part, from each
+   * response's start; output from each response's final `message_delta`): the totals of a session
+   * that ends without its `result` (a stopped one), which alone reports them.
+   */
+  streamTokens: { input: number; output: number };
 }
 
 /**
@@ -61,6 +67,7 @@ export function newStreamParseState(): StreamParseState {
     model: undefined,
     cwd: undefined,
     usageModel: undefined,
+    streamTokens: { input: 0, output: 0 },
   };
 }
 
@@ -113,6 +120,7 @@ function usageEvent(messageId: string | undefined, message: JsonRecord, state: S
   const inputTokens = numberField(usage, 'input_tokens') ?? 0;
   const cacheReadTokens = numberField(usage, 'cache_read_input_tokens') ?? 0;
   const cacheCreationTokens = numberField(usage, 'cache_creation_input_tokens') ?? 0;
+  state.streamTokens.input += inputTokens;
   return [
     {
       type: 'usage',
@@ -134,6 +142,11 @@ function parseStreamEvent(record: JsonRecord, state: StreamParseState): AgentEve
     state.responseOpen = true;
     const message = recordField(event, 'message');
     return message === undefined ? [] : usageEvent(stringField(message, 'id'), message, state);
+  }
+  if (event.type === 'message_delta') {
+    // The response's final output count (cumulative; one message_delta per response).
+    const usage = recordField(event, 'usage');
+    state.streamTokens.output += (usage === undefined ? undefined : numberField(usage, 'output_tokens')) ?? 0;
   }
   if (event.type === 'message_stop') state.responseOpen = false;
   return [];

@@ -227,9 +227,12 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     peakContextPercent: snapshot.peakPercent,
     contextWindow: snapshot.contextWindow ?? 0,
     toolCalls: snapshot.toolCalls,
+    // Without a result (a stopped session) claude reports no totals: the tokens come from the
+    // stream, and the cost is marked unknown rather than shown as $0.
     costUsd: end.result?.costUsd ?? 0,
-    inputTokens: end.result?.inputTokens ?? 0,
-    outputTokens: end.result?.outputTokens ?? 0,
+    inputTokens: end.result?.inputTokens ?? end.streamTokens.input,
+    outputTokens: end.result?.outputTokens ?? end.streamTokens.output,
+    ...(end.result === undefined ? { costUnknown: true } : {}),
     durationMs: end.durationMs,
     ...(end.lastApiError === undefined ? {} : { message: end.lastApiError }),
   });

@@ -18,6 +18,8 @@ export interface PhaseSummary {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** False when claude reported no cost for some session (stopped before its result): costUsd is a lower bound. */
+  costComplete: boolean;
   commits: number;
   reason: string | undefined;
 }
@@ -31,6 +33,7 @@ export interface RunTotals {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  costComplete: boolean;
   commits: number;
 }
 
@@ -58,6 +61,7 @@ function phaseSummary(id: string, phase: PhaseState | undefined): PhaseSummary {
     inputTokens: phase?.inputTokens ?? 0,
     outputTokens: phase?.outputTokens ?? 0,
     costUsd: phase?.costUsd ?? 0,
+    costComplete: (phase?.sessionsWithoutCost ?? 0) === 0,
     commits: phase?.commits.length ?? 0,
     reason: phase?.reason,
   };
@@ -83,6 +87,7 @@ export function summarizeRun(state: RunState): RunSummary {
       inputTokens: sum((p) => p.inputTokens),
       outputTokens: sum((p) => p.outputTokens),
       costUsd: sum((p) => p.costUsd),
+      costComplete: phases.every((p) => p.costComplete),
       commits: sum((p) => p.commits),
     },
   };
@@ -92,16 +97,22 @@ const HEADER = ['phase', 'status', 'attempts', 'restarts', 'peak ctx', 'duration
 
 const peak = (percent: number) => (percent > 0 ? `${percent.toFixed(0)}%` : '-');
 
+/** `$0.51`, or `$0.51+` when some session's cost was never reported. */
+const cost = (usd: number, complete: boolean) => `${formatCost(usd)}${complete ? '' : '+'}`;
+
+/** Said under the table when a cost is a lower bound. */
+export const COST_FOOTNOTE = '+ claude reported no cost for sessions stopped before their end (restarts, Ctrl-C): the cost shown is what it reported; the tokens include the stopped sessions.';
+
 function cells(p: PhaseSummary): string[] {
   return [
     p.id, p.status, String(p.attempts), String(p.restarts), peak(p.peakContextPercent),
-    formatDuration(p.durationMs), formatTokens(p.inputTokens + p.outputTokens), formatCost(p.costUsd), String(p.commits),
+    formatDuration(p.durationMs), formatTokens(p.inputTokens + p.outputTokens), cost(p.costUsd, p.costComplete), String(p.commits),
   ];
 }
 
 function totalCells(summary: RunSummary): string[] {
   const t = summary.totals;
-  return ['total', summary.status, String(t.attempts), String(t.restarts), peak(t.peakContextPercent), formatDuration(t.durationMs), formatTokens(t.inputTokens + t.outputTokens), formatCost(t.costUsd), String(t.commits)];
+  return ['total', summary.status, String(t.attempts), String(t.restarts), peak(t.peakContextPercent), formatDuration(t.durationMs), formatTokens(t.inputTokens + t.outputTokens), cost(t.costUsd, t.costComplete), String(t.commits)];
 }
 
 function statusColor(colors: Colors, status: string): (text: string) => string {
@@ -125,7 +136,9 @@ export function renderRunSummary(state: RunState, colors: Colors = NO_COLORS): s
       return i === 1 ? statusColor(colors, c)(padded) : padded;
     }).join('  ').trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  return [colors.bold(fmt(HEADER)), rule, ...rows.map(fmt), rule, fmt(total)].join('\n');
+  const table = [colors.bold(fmt(HEADER)), rule, ...rows.map(fmt), rule, fmt(total)];
+  if (!summary.totals.costComplete) table.push(colors.dim(COST_FOOTNOTE));
+  return table.join('\n');
 }
 
 /** The line after the table when the run stopped before the end. */
@@ -157,6 +170,7 @@ export function renderMarkdownSummary(state: RunState, resumeCommand: string | u
     }),
     `| **Total** | | **${summary.status}** | ${totalCells(summary).slice(2).join(' | ')} |`,
   ];
+  if (!summary.totals.costComplete) lines.push('', COST_FOOTNOTE);
   if (summary.reason) lines.push('', mdCell(summary.reason));
   if (resumeCommand !== undefined) lines.push('', 'To resume:', '', '```sh', resumeCommand, '```');
   return `${lines.join('\n')}\n`;

@@ -100,6 +100,8 @@ export interface SessionEndedEvent extends Base {
   costUsd: number;
   inputTokens: number;
   outputTokens: number;
+  /** The session printed no result (it was stopped or crashed): claude reported no cost for it. */
+  costUnknown?: boolean;
   durationMs: number;
   errorClass?: string;
   message?: string;

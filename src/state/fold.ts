@@ -41,6 +41,7 @@ function newPhase(id: string): PhaseState {
     gates: [],
     peakContextPercent: 0,
     costUsd: 0,
+    sessionsWithoutCost: 0,
     inputTokens: 0,
     outputTokens: 0,
   };
@@ -148,6 +149,7 @@ function endSession(phase: PhaseState, event: SessionEndedEvent): void {
   session.contextWindow = count(event.contextWindow) || session.contextWindow;
   session.toolCalls = Math.max(session.toolCalls, count(event.toolCalls));
   session.costUsd = count(event.costUsd);
+  if (event.costUnknown === true) session.costUnknown = true;
   session.inputTokens = count(event.inputTokens);
   session.outputTokens = count(event.outputTokens);
   const durationMs = optionalNumber(event.durationMs);
@@ -158,6 +160,7 @@ function endSession(phase: PhaseState, event: SessionEndedEvent): void {
   if (errorClass !== undefined) session.errorClass = errorClass;
   phase.peakContextPercent = Math.max(phase.peakContextPercent, session.peakContextPercent);
   phase.costUsd += session.costUsd;
+  if (session.costUnknown === true) phase.sessionsWithoutCost += 1;
   phase.inputTokens += session.inputTokens;
   phase.outputTokens += session.outputTokens;
 }

@@ -11,6 +11,8 @@ export interface SessionSummary {
   contextWindow: number;
   toolCalls: number;
   costUsd: number;
+  /** claude reported no cost for this session (no result line): costUsd is 0, not its cost. */
+  costUnknown?: boolean;
   inputTokens: number;
   outputTokens: number;
   durationMs?: number;
@@ -48,6 +50,8 @@ export interface PhaseState {
   reason?: string;
   peakContextPercent: number;
   costUsd: number;
+  /** Sessions of the phase whose cost claude did not report: costUsd is then a lower bound. */
+  sessionsWithoutCost: number;
   inputTokens: number;
   outputTokens: number;
 }

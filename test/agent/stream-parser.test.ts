@@ -232,6 +232,23 @@ describe('parseStreamLine', () => {
     expect(state.responseOpen).toBe(false);
   });
 
+  it("counts the main agent's tokens from the stream: input once per response, output from each final message_delta", () => {
+    const state = newStreamParseState();
+    parseAll([
+      { type: 'stream_event', event: { type: 'message_start', message: { id: 'm1', model: 'x', usage: usage(40, 1000, 10) } } },
+      assistant('m1', [{ type: 'text', text: 'hi' }]),
+      assistant('m1', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'true' } }]),
+      { type: 'stream_event', event: { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 25 } } },
+      { type: 'stream_event', event: { type: 'message_stop' } },
+      { type: 'stream_event', event: { type: 'message_start', message: { id: 'm2', model: 'x', usage: usage(7) } } },
+      { type: 'stream_event', event: { type: 'message_delta', delta: {}, usage: { output_tokens: 12 } } },
+      // A subagent's response is not the main agent's.
+      { type: 'stream_event', event: { type: 'message_start', message: { id: 's1', model: 'x', usage: usage(500) } }, parent_tool_use_id: 't1' },
+      { type: 'stream_event', event: { type: 'message_delta', delta: {}, usage: { output_tokens: 99 } }, parent_tool_use_id: 't1' },
+    ], state);
+    expect(state.streamTokens).toEqual({ input: 47, output: 37 });
+  });
+
   it('does not report a tool start twice when a block is repeated', () => {
     const block = { type: 'tool_use', id: 't1', name: 'Write', input: { file_path: '/work/project/a.md', content: 'x' } };
     const events = parseAll([init, assistant('m1', [block]), assistant('m1', [block])]);

@@ -4,8 +4,8 @@ import { createColors } from '../../src/report/color.js';
 import { JsonReporter } from '../../src/report/json-reporter.js';
 import { PlainReporter } from '../../src/report/plain-reporter.js';
 import { combineReporters } from '../../src/report/reporter.js';
-import { renderRunSummary } from '../../src/report/run-summary.js';
-import { AGENT_EVENTS, journalOf, snapshot, START_INFO, stateOf, T0 } from './run-events.js';
+import { COST_FOOTNOTE, renderMarkdownSummary, renderRunSummary, summarizeRun } from '../../src/report/run-summary.js';
+import { AGENT_EVENTS, journalOf, RESTART_THEN_FAIL, snapshot, START_INFO, stateOf, T0 } from './run-events.js';
 
 const ESCAPE = /[\x1b\x9b]/;
 
@@ -83,5 +83,31 @@ describe('JsonReporter', () => {
       totals: { attempts: 3, restarts: 1, costUsd: 0.75, commits: 1 },
       phases: [{ id: '1', status: 'completed', restarts: 1, peakContextPercent: 82.5 }, { id: '2', status: 'failed' }],
     });
+  });
+});
+
+describe('the summary when a session was stopped before claude reported its cost', () => {
+  // The first session was stopped for a restart: no result, so no cost; its tokens come from the stream.
+  const stopped = RESTART_THEN_FAIL.map((event) =>
+    event.type === 'session_ended' && event.sessionIndex === 1 ? { ...event, costUsd: 0, costUnknown: true } : event,
+  );
+
+  it('marks the cost as a lower bound in the table, the markdown and the JSON, and says why', () => {
+    const state = stateOf(stopped);
+    const table = renderRunSummary(state);
+    expect(table).toMatch(/^1\s+completed\s+.*\$0\.50\+/m);
+    expect(table).toMatch(/^total\s+.*\$0\.50\+/m);
+    expect(table).toContain(COST_FOOTNOTE);
+    const markdown = renderMarkdownSummary(state, undefined);
+    expect(markdown).toContain('$0.50+');
+    expect(markdown).toContain(COST_FOOTNOTE);
+    expect(summarizeRun(state)).toMatchObject({ totals: { costUsd: 0.5, costComplete: false }, phases: [{ costComplete: false }, { costComplete: true }] });
+    expect(state.phases['1']?.sessions[0]).toMatchObject({ costUnknown: true, inputTokens: 1000, outputTokens: 200 });
+  });
+
+  it('says nothing of it when every cost was reported', () => {
+    const table = renderRunSummary(stateOf());
+    expect(table).not.toContain('+');
+    expect(table).not.toContain(COST_FOOTNOTE);
   });
 });
