@@ -75,10 +75,13 @@ describe('crossing the context threshold', () => {
     expect(eventsOf(events, 'context_crossed')).toMatchObject([{ phaseId: '1', trigger: 'context', threshold: 80, stopping: true }]);
     expect(eventsOf(events, 'context_crossed')[0]?.percent).toBeGreaterThanOrEqual(80);
     expect(eventsOf(events, 'restart')).toMatchObject([{ phaseId: '1', restart: 1, maxRestarts: 3 }]);
-    // Every session's tokens are known: the stopped one printed no result, so its tokens come from
-    // the stream and its cost is marked unknown rather than $0; the last one's come from its result.
+    // Every session's tokens are known. The stopped one usually prints no result (then its tokens
+    // come from the stream and its cost is marked unknown rather than $0); when claude does print
+    // one after the SIGINT, its own figures count.
     const ended = eventsOf(events, 'session_ended');
-    expect(ended[0]).toMatchObject({ outcome: 'stopped', costUnknown: true, costUsd: 0 });
+    expect(ended[0]?.outcome).toBe('stopped');
+    if (ended[0]?.costUnknown === true) expect(ended[0].costUsd).toBe(0);
+    else expect(ended[0]?.costUsd).toBeGreaterThan(0);
     expect(ended[1]).toMatchObject({ outcome: 'completed' });
     expect(ended[1]?.costUnknown).toBeUndefined();
     for (const session of ended) expect(session.inputTokens + session.outputTokens, JSON.stringify(session)).toBeGreaterThan(0);
