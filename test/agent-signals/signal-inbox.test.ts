@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SignalInbox } from '../../src/agent-signals/signal-inbox.js';
 import { shimScript } from '../../src/agent-signals/shim-script.js';
 import { appendEvent, journalPath } from '../../src/state/index.js';
+import { runCommand, type CliResult } from '../cli/cli-harness.js';
 
 const ENTRY = path.resolve(import.meta.dirname, '../../bin/debussy.js');
 const RUN_ID = '20261122-120000-inbx';
@@ -52,16 +53,8 @@ function startInbox(): SignalInbox {
 
 const sessionEnv = (attempt = '1-a1') => ({ ...process.env, DEBUSSY_PROJECT_ROOT: dir, DEBUSSY_RUN_ID: RUN_ID, DEBUSSY_ATTEMPT_ID: attempt, SERVICE_TOKEN: 'tok-0123456789abcdef' });
 
-function runShim(shim: string, args: string[], env: NodeJS.ProcessEnv = sessionEnv()): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(shim, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runShim(shim: string, args: string[], env: NodeJS.ProcessEnv = sessionEnv()): Promise<CliResult> {
+  return runCommand(shim, args, { cwd: dir, env });
 }
 
 function events(): Record<string, unknown>[] {

@@ -23,8 +23,13 @@ export function debussy(args: string[], options: { cwd: string; env?: Record<str
   for (const key of ['DEBUSSY_RUN_ID', 'DEBUSSY_ATTEMPT_ID', 'DEBUSSY_PROJECT_ROOT', 'DEBUSSY_PLAN', 'DEBUSSY_PHASE_ID']) {
     if (!(options.env && key in options.env)) delete env[key];
   }
+  return runCommand(process.execPath, [DEBUSSY_BIN, ...args], { cwd: options.cwd, env });
+}
+
+/** Runs `command args` to its end (killed after a minute), capturing what it printed. */
+export function runCommand(command: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DEBUSSY_BIN, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

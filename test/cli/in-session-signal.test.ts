@@ -3,12 +3,11 @@
  * (src/agent-signals/in-session-signal.ts). Each well-formed call must record and print exactly what the
  * full command does; every other call must reach the full CLI and its explanation.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendEvent, journalPath } from '../../src/state/index.js';
-import { debussy, expectNoStack, git, initRepo, REPO_ROOT, tempDir, type CliResult } from './cli-harness.js';
+import { debussy, expectNoStack, git, initRepo, REPO_ROOT, runCommand, tempDir, type CliResult } from './cli-harness.js';
 
 const VALID_PLAN = path.join(REPO_ROOT, 'test/fixtures/plans/valid');
 const FULL_CLI = path.join(REPO_ROOT, 'dist/cli/main.js');
@@ -33,15 +32,7 @@ afterEach(() => work.cleanup());
 
 /** The full CLI, bypassing bin/debussy.js and its lean path. */
 function fullCli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FULL_CLI, ...args], { cwd: work.dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCommand(process.execPath, [FULL_CLI, ...args], { cwd: work.dir, env: { ...process.env, ...env } });
 }
 
 /** The journal's events after run_started, without what differs between any two writes. */
