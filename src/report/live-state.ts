@@ -44,6 +44,8 @@ export interface LiveState {
   endedCostUsd: number;
   /** Cost of the running session, once its result arrived (it ends right after). */
   currentCostUsd: number;
+  /** A session ended without claude reporting its cost (stopped before its result): the cost is a lower bound. */
+  costIncomplete: boolean;
   finished: boolean;
 }
 
@@ -60,6 +62,7 @@ export const INITIAL_LIVE_STATE: LiveState = {
   sessionLive: false,
   endedCostUsd: 0,
   currentCostUsd: 0,
+  costIncomplete: false,
   finished: false,
 };
 
@@ -122,7 +125,10 @@ export function applyJournalEvent(state: LiveState, event: JournalEvent, now: nu
     case 'stop_requested':
       return { ...state, activity: `stopping: ${event.reason}` };
     case 'session_ended':
-      return { ...state, sessionLive: false, endedCostUsd: state.endedCostUsd + (numberOr(event.costUsd, 0) ?? 0), currentCostUsd: 0, activity: `session ${event.sessionIndex} ${event.outcome}` };
+      return {
+        ...state, sessionLive: false, endedCostUsd: state.endedCostUsd + (numberOr(event.costUsd, 0) ?? 0), currentCostUsd: 0,
+        costIncomplete: state.costIncomplete || event.costUnknown === true, activity: `session ${event.sessionIndex} ${event.outcome}`,
+      };
     case 'restart':
       return { ...state, phase: state.phase && { ...state.phase, restart: event.restart }, maxRestarts: event.maxRestarts, activity: `restarting from a checkpoint (${event.restart}/${event.maxRestarts})` };
     case 'commit':

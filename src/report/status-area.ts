@@ -67,7 +67,7 @@ function countersLine(state: LiveState, options: FrameOptions): string {
     (phase?.restart ?? 0) > 0 ? colors.yellow(restart) : restart,
     ...(phase && phase.retry > 0 ? [`retry ${phase.retry}`] : []),
     plural(state.context?.toolCalls ?? 0, 'tool call'),
-    `cost ${formatCost(costSoFar(state))}`,
+    `cost ${formatCost(costSoFar(state))}${state.costIncomplete ? '+' : ''}`,
     colors.dim(state.activity),
   ];
   return `  ${parts.join(sep)}`;

@@ -56,6 +56,15 @@ describe('live state', () => {
     expect(costSoFar(applyJournalEvent(withResult, journal[12]!, T0))).toBeCloseTo(0.75);
     expect(stateAfter(16).phase).toMatchObject({ id: '2', index: 2, attempts: 1, restart: 0 });
   });
+
+  it('marks the cost as a lower bound once a session ended without claude reporting its cost', () => {
+    const ended = journal.find((e) => e.type === 'session_ended');
+    if (ended?.type !== 'session_ended') throw new Error('the fixture has a session_ended');
+    const state = applyJournalEvent(stateAfter(4), { ...ended, costUsd: 0, costUnknown: true }, T0);
+    expect(state.costIncomplete).toBe(true);
+    expect(renderStatusArea(state, frameOptions()).join('\n')).toContain('cost $0.00+');
+    expect(stateAfter(12).costIncomplete).toBe(false);
+  });
 });
 
 describe('status area frame', () => {
