@@ -40,7 +40,10 @@ export class SignalInbox {
     mkdirSync(this.dir, { recursive: true });
     rmSync(path.join(this.dir, CLOSED_MARK), { force: true });
     try {
-      this.watcher = watch(this.dir, () => this.drain());
+      // Only a new request needs a look: the answers this inbox writes fire events too.
+      this.watcher = watch(this.dir, (_event, name) => {
+        if (name === null || name.endsWith('.req')) this.drain();
+      });
       this.watcher.on('error', () => this.watcher?.close());
     } catch {
       // No watcher on this file system: the rescan alone answers, a little later.

@@ -25,9 +25,8 @@ export function writeDebussyShim(dir: string, inbox?: SignalInbox, userEnvFile: 
   const shim = path.join(dir, 'debussy');
   writeFileSync(shim, shimScript({ node: process.execPath, entry: debussyEntryPath(), inbox: inbox?.dir, runPid: inbox === undefined ? undefined : process.pid }));
   chmodSync(shim, 0o755);
-  const quote = shellQuote;
-  const lines = [`export PATH=${quote(dir)}:"$PATH"`];
-  if (userEnvFile) lines.push(`[ -f ${quote(userEnvFile)} ] && . ${quote(userEnvFile)}`);
+  const lines = [`export PATH=${shellQuote(dir)}:"$PATH"`];
+  if (userEnvFile) lines.push(`[ -f ${shellQuote(userEnvFile)} ] && . ${shellQuote(userEnvFile)}`);
   writeFileSync(sessionEnvFile(dir), `${lines.join('\n')}\n`);
   return dir;
 }

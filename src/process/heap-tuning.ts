@@ -20,10 +20,7 @@ import v8 from 'node:v8';
 
 export const LONG_RUN_HEAP_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=20'] as const;
 
-let applied = false;
-
+/** Idempotent: setting the same values again changes nothing. */
 export function tuneHeapForLongRun(): void {
-  if (applied) return;
-  applied = true;
   for (const flag of LONG_RUN_HEAP_FLAGS) v8.setFlagsFromString(flag);
 }

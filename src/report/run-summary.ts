@@ -24,18 +24,11 @@ export interface PhaseSummary {
   reason: string | undefined;
 }
 
-export interface RunTotals {
-  attempts: number;
-  restarts: number;
-  /** The highest peak of any phase. */
-  peakContextPercent: number;
-  durationMs: number | undefined;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  costComplete: boolean;
-  commits: number;
-}
+/** The phases' figures summed; `peakContextPercent` is the highest of any phase, `durationMs` the whole run's. */
+export type RunTotals = Pick<
+  PhaseSummary,
+  'attempts' | 'restarts' | 'peakContextPercent' | 'durationMs' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'costComplete' | 'commits'
+>;
 
 export interface RunSummary {
   runId: string;
