@@ -18,6 +18,8 @@ export type AgentEvent =
       /** input + cache read + cache creation. */
       contextTokens: number;
     }
+  /** A main-agent response ended: its exact `output_tokens` (the final `message_delta`), text, tool calls and thinking included. */
+  | { type: 'output_usage'; outputTokens: number }
   /** `parentToolUseId` is set for the messages of a subagent (they do not enter the main context). */
   | { type: 'assistant_text'; messageId: string; text: string; parentToolUseId?: string }
   | {

@@ -146,7 +146,9 @@ function parseStreamEvent(record: JsonRecord, state: StreamParseState): AgentEve
   if (event.type === 'message_delta') {
     // The response's final output count (cumulative; one message_delta per response).
     const usage = recordField(event, 'usage');
-    state.streamTokens.output += (usage === undefined ? undefined : numberField(usage, 'output_tokens')) ?? 0;
+    const outputTokens = usage === undefined ? undefined : numberField(usage, 'output_tokens');
+    state.streamTokens.output += outputTokens ?? 0;
+    if (outputTokens !== undefined) return [{ type: 'output_usage', outputTokens }];
   }
   if (event.type === 'message_stop') state.responseOpen = false;
   return [];

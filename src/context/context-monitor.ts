@@ -1,12 +1,18 @@
 /**
  * Projects the size of the next API request from the session's events and reports, once, when it
- * crosses the threshold. The projection is what the API last reported for the main agent (input +
- * cache read + cache creation of the last message) plus everything that entered the context since:
- * the model's own text and tool calls of that turn, and the tool results. It reports; the caller
- * decides what to do (stop, or only record in one-shot mode).
+ * crosses the limit. The projection is what the API last reported for the main agent (input +
+ * cache read + cache creation of the last message) plus a calibrated count of what entered the
+ * context since: the model's own output of that turn (its exact final `output_tokens` once the
+ * response ended, until then its text and tool calls counted), the tool results, and one round
+ * trip's fixed overhead. debussy counts text with cl100k; Claude's tokenizer differs, so the
+ * count is scaled by a per-model factor that starts from a measured prior and is refined by every
+ * pair of consecutive reports (token-calibration.ts). It reports; the caller decides what to do
+ * (stop, or only record in one-shot mode).
  */
 import type { AgentEvent } from '../agent/agent-events.js';
 import { contextWindowFor } from './context-window.js';
+import { effectiveLimit, type ContextLimit } from './context-limit.js';
+import { TokenCalibration } from './token-calibration.js';
 import { estimateTokens } from '../tokenizer/index.js';
 
 export interface ContextSnapshot {
@@ -17,6 +23,8 @@ export interface ContextSnapshot {
   contextWindow: number | undefined;
   /** usedTokens / contextWindow * 100; 0 while the window is unknown. */
   percent: number;
+  /** Where the session is stopped: the lower of threshold x window and max_context_tokens. */
+  limit?: ContextLimit;
   toolCalls: number;
   peakTokens: number;
   peakPercent: number;
@@ -31,11 +39,17 @@ export interface ContextCrossing extends ContextSnapshot {
 }
 
 export interface ContextMonitorOptions {
-  /** 100 or more: never report a context crossing. */
+  /** 100 or more: the percentage never stops a session (max_context_tokens still may). */
   thresholdPercent: number;
   /** 0 or less: never report a tool-call crossing. */
   toolCallThreshold: number;
+  /** max_context_tokens: an absolute cap beside the percentage; undefined: none. */
+  maxContextTokens?: number;
   contextWindowOverride?: number;
+  /** The window the attempt started with (a resumed session keeps it); the override still wins. */
+  inheritedContextWindow?: number;
+  /** Shared across the sessions of a run so a model's calibration carries over; fresh if absent. */
+  calibration?: TokenCalibration;
   onLimit: (crossing: ContextCrossing) => void;
 }
 
@@ -48,18 +62,55 @@ const BASH_PREVIEW_FRAME =
   '<persisted-output>\nOutput too large (99.9KB). Full output saved to: /root/.claude/projects/-work-project/' +
   '00000000-0000-0000-0000-000000000000/tool-results/b0000000.txt\n\nPreview (first 2KB):\n\n...\n</persisted-output>';
 
-type WindowSource = 'override' | 'model' | 'result';
+type WindowSource = 'override' | 'inherited' | 'model' | 'result';
+
+/** Texts waiting to be counted, with their UTF-8 bytes: a token never covers less than a byte. */
+class PendingCount {
+  counted = 0;
+  private texts: string[] = [];
+  private bytes = 0;
+
+  add(text: string): void {
+    if (text === '') return;
+    this.texts.push(text);
+    this.bytes += Buffer.byteLength(text, 'utf8');
+  }
+
+  /** An upper bound of the cl100k count without tokenizing. */
+  bound(): number {
+    return this.counted + this.bytes;
+  }
+
+  count(): number {
+    for (const text of this.texts) this.counted += estimateTokens(text);
+    this.texts = [];
+    this.bytes = 0;
+    return this.counted;
+  }
+
+  clear(): void {
+    this.counted = 0;
+    this.texts = [];
+    this.bytes = 0;
+  }
+}
 
 export class ContextMonitor {
   private readonly options: ContextMonitorOptions;
+  private readonly calibration: TokenCalibration;
   private window: number | undefined;
   private windowSource: WindowSource | undefined;
+  /** Model of the last report (the API's name), else the init model: whose calibration applies. */
+  private model: string | undefined;
   private reported = 0;
-  private countedExtra = 0;
-  /** Texts that entered the context since the last report and are not counted yet. */
-  private uncounted: string[] = [];
-  /** UTF-8 bytes of `uncounted`: a token never covers less than a byte, so a hard upper bound. */
-  private uncountedBytes = 0;
+  private hasReport = false;
+  /** A compaction since the last report: the next report is no growth sample. */
+  private discontinuity = false;
+  /** The current response's text and tool calls, counted in cl100k until its output_tokens arrive. */
+  private readonly output = new PendingCount();
+  private exactOutput: number | undefined;
+  /** Everything else that entered since the last report: tool results. */
+  private readonly entered = new PendingCount();
   private toolCalls = 0;
   private turns = 0;
   private peak = 0;
@@ -68,40 +119,50 @@ export class ContextMonitor {
 
   constructor(options: ContextMonitorOptions) {
     this.options = options;
+    this.calibration = options.calibration ?? new TokenCalibration();
     const override = contextWindowFor(undefined, options.contextWindowOverride);
+    const inherited = contextWindowFor(undefined, options.inheritedContextWindow);
     if (override !== undefined) this.setWindow(override, 'override');
+    else if (inherited !== undefined) this.setWindow(inherited, 'inherited');
   }
 
   observe(event: AgentEvent): void {
     switch (event.type) {
       case 'init':
-        this.learnModel(event.model);
+        this.learnWindow(event.model);
+        this.model ??= event.model;
         return;
       case 'usage':
         this.turns += 1;
-        this.learnModel(event.model);
-        this.resetTo(event.contextTokens);
+        this.learnWindow(event.model);
+        this.report(event.model, event.contextTokens);
+        break;
+      case 'output_usage':
+        this.exactOutput = event.outputTokens;
         break;
       case 'assistant_text':
         if (event.parentToolUseId !== undefined) return;
-        this.enter(event.text);
+        this.output.add(event.text);
         break;
       case 'tool_start':
         if (event.parentToolUseId !== undefined) return;
         this.toolCalls += 1;
         this.toolNames.set(event.toolUseId, event.name);
-        this.enter(event.name);
-        this.enter(JSON.stringify(event.input ?? {}));
+        this.output.add(event.name);
+        this.output.add(JSON.stringify(event.input ?? {}));
         break;
       case 'tool_result': {
         if (event.parentToolUseId !== undefined) return;
         const name = this.toolNames.get(event.toolUseId);
         this.toolNames.delete(event.toolUseId);
-        this.enter(modelVisibleResult(name, event.text));
+        this.entered.add(modelVisibleResult(name, event.text));
         break;
       }
       case 'compaction':
-        if (event.stage === 'boundary' && event.postTokens !== undefined) this.resetTo(event.postTokens);
+        if (event.stage === 'boundary' && event.postTokens !== undefined) {
+          this.resetTo(event.postTokens);
+          this.discontinuity = true;
+        }
         return;
       case 'model_fallback':
         if (event.to !== undefined && this.windowSource !== 'override') {
@@ -119,21 +180,49 @@ export class ContextMonitor {
     this.check();
   }
 
+  /** Text that entered the context outside the stream's events (a transcript's user messages). */
+  enterText(text: string): void {
+    this.entered.add(text);
+    this.check();
+  }
+
   snapshot(): ContextSnapshot {
-    this.countUncounted();
-    const usedTokens = this.reported + this.countedExtra;
+    const usedTokens = this.reported + this.extra(true);
     this.peak = Math.max(this.peak, usedTokens);
     return {
       usedTokens,
       reportedTokens: this.reported,
-      projectedExtraTokens: this.countedExtra,
+      projectedExtraTokens: usedTokens - this.reported,
       contextWindow: this.window,
       percent: this.percentOf(usedTokens),
+      ...optionalLimit(this.limit()),
       toolCalls: this.toolCalls,
       peakTokens: this.peak,
       peakPercent: this.percentOf(this.peak),
       turns: this.turns,
     };
+  }
+
+  /** The calibration this monitor learns into (for `debussy replay`'s figures). */
+  get tokenCalibration(): TokenCalibration {
+    return this.calibration;
+  }
+
+  private limit(): ContextLimit | undefined {
+    return effectiveLimit({ window: this.window, thresholdPercent: this.options.thresholdPercent, maxContextTokens: this.options.maxContextTokens });
+  }
+
+  /**
+   * The calibrated tokens the next request adds to the last report. `exact` counts what waits;
+   * otherwise the byte bound stands in for it (an upper bound, cheap).
+   */
+  private extra(exact: boolean): number {
+    if (!this.hasReport) return 0;
+    const factor = this.calibration.factorFor(this.model);
+    const overhead = this.calibration.overheadFor(this.model);
+    const count = (pending: PendingCount) => (exact ? pending.count() : pending.bound());
+    const output = this.exactOutput ?? factor * count(this.output);
+    return Math.round(output + factor * count(this.entered) + overhead);
   }
 
   private percentOf(tokens: number): number {
@@ -146,43 +235,42 @@ export class ContextMonitor {
   }
 
   /** The init model names the CLI's variant (`[1m]`); usage models are the API's plain names. */
-  private learnModel(model: string): void {
+  private learnWindow(model: string): void {
     if (this.windowSource !== undefined) return;
     const window = contextWindowFor(model);
     if (window !== undefined) this.setWindow(window, 'model');
   }
 
+  /** A new report: what entered since the last one, against how much it grew, teaches the calibration. */
+  private report(model: string, contextTokens: number): void {
+    const previousModel = this.model;
+    if (this.hasReport && !this.discontinuity && previousModel === model) {
+      const exact = this.exactOutput !== undefined;
+      const counted = this.entered.count() + (exact ? 0 : this.output.count());
+      this.calibration.learn(model, { countedTokens: counted, outputTokens: this.exactOutput ?? 0, calls: 1, growth: contextTokens - this.reported });
+    }
+    this.model = model || previousModel;
+    this.resetTo(contextTokens);
+    this.hasReport = true;
+    this.discontinuity = false;
+  }
+
   private resetTo(reported: number): void {
     this.reported = reported;
-    this.countedExtra = 0;
-    this.uncounted = [];
-    this.uncountedBytes = 0;
+    this.output.clear();
+    this.entered.clear();
+    this.exactOutput = undefined;
     this.peak = Math.max(this.peak, reported);
-  }
-
-  private enter(text: string): void {
-    if (text === '') return;
-    this.uncounted.push(text);
-    this.uncountedBytes += Buffer.byteLength(text, 'utf8');
-  }
-
-  private countUncounted(): void {
-    for (const text of this.uncounted) this.countedExtra += estimateTokens(text);
-    this.uncounted = [];
-    this.uncountedBytes = 0;
   }
 
   private check(): void {
     if (this.fired) return;
-    const { thresholdPercent, toolCallThreshold } = this.options;
-    if (this.window !== undefined && thresholdPercent < 100) {
-      const limit = (this.window * thresholdPercent) / 100;
+    const limit = this.limit();
+    if (limit !== undefined) {
       // Tokenizing is the costly part: only count when even the byte bound could reach the limit.
-      if (this.reported + this.countedExtra + this.uncountedBytes >= limit) {
-        this.countUncounted();
-        if (this.reported + this.countedExtra >= limit) return this.fire('context');
-      }
+      if (this.reported + this.extra(false) >= limit.tokens && this.reported + this.extra(true) >= limit.tokens) return this.fire('context');
     }
+    const { toolCallThreshold } = this.options;
     if (toolCallThreshold > 0 && this.toolCalls >= toolCallThreshold) this.fire('tool_calls');
   }
 
@@ -191,6 +279,10 @@ export class ContextMonitor {
     const { thresholdPercent, toolCallThreshold } = this.options;
     this.options.onLimit({ ...this.snapshot(), trigger, thresholdPercent, toolCallThreshold });
   }
+}
+
+function optionalLimit(limit: ContextLimit | undefined): { limit?: ContextLimit } {
+  return limit === undefined ? {} : { limit };
 }
 
 /** What of a tool result the model actually gets to see. */

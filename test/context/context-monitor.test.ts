@@ -52,19 +52,24 @@ const result = (contextWindow?: number): AgentEvent => ({
 });
 
 describe('ContextMonitor projection', () => {
-  it('is the last reported usage plus the tokens that entered the context since', () => {
+  // usage() reports claude-opus-4-8: its prior is 1.6 x cl100k + 75 per call (model-priors.ts).
+  const FACTOR = 1.6;
+
+  it('is the last reported usage plus a calibrated count of what entered since, plus one round trip', () => {
     const { m, feed } = monitor({ contextWindowOverride: 100_000 });
     const said = 'I will list the files and then read the README to see what the project does.';
     const input = { command: 'ls -la', description: 'List files' };
     const output = 'total 8\ndrwxr-xr-x 2 root root 4096 .\n-rw-r--r-- 1 root root 12 README.md\n';
     feed(usage('m1', 1_000, 20_000, 500), text(said), toolStart('t1', 'Bash', input), toolResult('t1', output));
-    const extra = countTokens(said) + countTokens('Bash') + countTokens(JSON.stringify(input)) + countTokens(output);
+    const counted = countTokens(said) + countTokens('Bash') + countTokens(JSON.stringify(input)) + countTokens(output);
+    const extra = Math.round(FACTOR * counted + OVERHEAD);
     expect(m.snapshot()).toEqual({
       usedTokens: 21_500 + extra,
       reportedTokens: 21_500,
       projectedExtraTokens: extra,
       contextWindow: 100_000,
       percent: ((21_500 + extra) / 100_000) * 100,
+      limit: { tokens: 80_000, source: 'context_threshold' },
       toolCalls: 1,
       peakTokens: 21_500 + extra,
       peakPercent: ((21_500 + extra) / 100_000) * 100,
@@ -72,13 +77,41 @@ describe('ContextMonitor projection', () => {
     });
   });
 
+  it("takes the model's own output from the final output_tokens once the response ended", () => {
+    const { m, feed } = monitor({ contextWindowOverride: 100_000 });
+    const said = 'short text that the thinking behind it dwarfs';
+    const result = 'file contents '.repeat(100);
+    feed(usage('m1', 10_000), text(said), toolStart('t1', 'Read', { file_path: '/a' }));
+    const before = m.snapshot().projectedExtraTokens;
+    expect(before).toBe(Math.round(FACTOR * (countTokens(said) + countTokens('Read') + countTokens(JSON.stringify({ file_path: '/a' }))) + OVERHEAD));
+    feed({ type: 'output_usage', outputTokens: 900 }, toolResult('t1', result));
+    expect(m.snapshot().projectedExtraTokens).toBe(Math.round(900 + FACTOR * countTokens(result) + OVERHEAD));
+  });
+
+  it('learns from each pair of reports: the next projection uses what the last growth taught', () => {
+    const { m, feed } = monitor({ contextWindowOverride: 1_000_000 });
+    const file = 'export function add(a: number, b: number): number { return a + b; }\n'.repeat(150);
+    const counted = countTokens(file);
+    let reported = 10_000;
+    feed(usage('m0', reported));
+    // The server's truth: 1.25 x cl100k + 70 per call, output 50.
+    for (let i = 1; i <= 8; i++) {
+      feed({ type: 'output_usage', outputTokens: 50 }, toolStart(`t${i}`, 'Read', { file_path: '/f' }), toolResult(`t${i}`, file));
+      const projected = m.snapshot().usedTokens;
+      reported += Math.round(50 + 1.25 * counted + 70);
+      if (i === 1) expect(Math.abs(projected - reported) / reported).toBeGreaterThan(0.05);
+      if (i === 8) expect(Math.abs(projected - reported) / reported).toBeLessThan(0.005);
+      feed(usage(`m${i}`, reported));
+    }
+  });
+
   it('starts over from each new report (each message id is one turn)', () => {
     const { m, feed } = monitor({ contextWindowOverride: 100_000 });
     feed(usage('m1', 10_000), toolStart('t1', 'Read', { file_path: '/a' }), toolResult('t1', 'x '.repeat(3000)), usage('m2', 13_100));
     const snap = m.snapshot();
-    expect(snap).toMatchObject({ usedTokens: 13_100, reportedTokens: 13_100, projectedExtraTokens: 0, turns: 2, toolCalls: 1 });
-    // The peak saw the projection before the new report only if someone looked; the reports themselves always count.
-    expect(snap.peakTokens).toBe(13_100);
+    expect(snap).toMatchObject({ reportedTokens: 13_100, turns: 2, toolCalls: 1 });
+    expect(snap.projectedExtraTokens).toBeLessThan(200);
+    expect(snap.peakTokens).toBe(snap.usedTokens);
   });
 
   it('counts a Bash output over 30,000 characters as the preview the model sees', () => {
@@ -96,15 +129,17 @@ describe('ContextMonitor projection', () => {
   it('leaves subagent messages out: they are not in the main context', () => {
     const { m, feed } = monitor({ contextWindowOverride: 100_000 });
     feed(usage('m1', 5_000), text('long subagent musing '.repeat(200), 'task1'), toolStart('s1', 'Read', { file_path: '/x' }, 'task1'), toolResult('s1', 'y'.repeat(5000), 'task1'));
-    expect(m.snapshot()).toMatchObject({ usedTokens: 5_000, toolCalls: 0 });
+    expect(m.snapshot()).toMatchObject({ usedTokens: 5_000 + OVERHEAD, projectedExtraTokens: OVERHEAD, toolCalls: 0 });
   });
 
   it('takes the compacted size after a compaction and keeps the peak', () => {
     const { m, feed } = monitor({ contextWindowOverride: 100_000 });
     feed(usage('m1', 70_000), { type: 'compaction', stage: 'started' }, { type: 'compaction', stage: 'boundary', preTokens: 70_000, postTokens: 3_000 });
-    expect(m.snapshot()).toMatchObject({ usedTokens: 3_000, peakTokens: 70_000, peakPercent: 70 });
+    expect(m.snapshot()).toMatchObject({ usedTokens: 3_000 + OVERHEAD, reportedTokens: 3_000, peakTokens: 70_000, peakPercent: 70 });
   });
 });
+
+const OVERHEAD = 75;
 
 describe('ContextMonitor crossing', () => {
   it('fires once, with the numbers, when the reported usage crosses', () => {
@@ -113,7 +148,7 @@ describe('ContextMonitor crossing', () => {
     expect(crossings).toHaveLength(0);
     feed(usage('m2', 161_000), usage('m3', 190_000), toolStart('t', 'Bash', {}));
     expect(crossings).toHaveLength(1);
-    expect(crossings[0]).toMatchObject({ trigger: 'context', usedTokens: 161_000, percent: 80.5, contextWindow: 200_000, thresholdPercent: 80, toolCallThreshold: 100, turns: 2 });
+    expect(crossings[0]).toMatchObject({ trigger: 'context', reportedTokens: 161_000, usedTokens: 161_075, percent: 80.5375, contextWindow: 200_000, thresholdPercent: 80, toolCallThreshold: 100, turns: 2 });
   });
 
   it('fires on the projection: a tool result that pushes the next request over the threshold', () => {
@@ -168,13 +203,13 @@ describe('ContextMonitor window', () => {
   it('the override wins over everything', () => {
     const { m, feed } = monitor({ contextWindowOverride: 50_000 });
     feed(init('claude-opus-4-8[1m]'), usage('m1', 10_000), result(1_000_000));
-    expect(m.snapshot()).toMatchObject({ contextWindow: 50_000, percent: 20 });
+    expect(m.snapshot()).toMatchObject({ contextWindow: 50_000, reportedTokens: 10_000, limit: { tokens: 40_000, source: 'context_threshold' } });
   });
 
   it('from the init model, whose [1m] marker the API model name lacks', () => {
     const { m, feed } = monitor();
     feed(init('claude-opus-4-8[1m]'), usage('m1', 250_000, 0, 0, 'claude-opus-4-8'));
-    expect(m.snapshot()).toMatchObject({ contextWindow: 1_000_000, percent: 25 });
+    expect(m.snapshot()).toMatchObject({ contextWindow: 1_000_000, reportedTokens: 250_000, limit: { tokens: 800_000, source: 'context_threshold' } });
   });
 
   it('from the usage model when init named an unknown one', () => {
@@ -188,13 +223,52 @@ describe('ContextMonitor window', () => {
     feed(init('custom'), usage('m1', 90_000, 0, 0, 'custom'));
     expect(m.snapshot().contextWindow).toBeUndefined();
     feed(result(100_000));
-    expect(m.snapshot()).toMatchObject({ contextWindow: 100_000, percent: 90, peakPercent: 90 });
+    expect(m.snapshot()).toMatchObject({ contextWindow: 100_000, reportedTokens: 90_000, percent: 90.07, peakPercent: 90.07 });
     expect(crossings).toHaveLength(0);
   });
 
   it('follows a model fallback', () => {
     const { m, feed } = monitor();
     feed(init('claude-opus-4-8[1m]'), { type: 'model_fallback', from: 'claude-opus-4-8[1m]', to: 'claude-sonnet-4-5' }, usage('m1', 100_000));
-    expect(m.snapshot()).toMatchObject({ contextWindow: 200_000, percent: 50 });
+    expect(m.snapshot()).toMatchObject({ contextWindow: 200_000, reportedTokens: 100_000 });
+  });
+});
+
+describe('ContextMonitor limit: context_threshold or max_context_tokens, whichever comes first', () => {
+  it('max_context_tokens stops a 1M window long before 80% of it', () => {
+    const { m, crossings, feed } = monitor({ maxContextTokens: 300_000 });
+    feed(init('claude-opus-4-8[1m]'), usage('m1', 250_000));
+    expect(m.snapshot().limit).toEqual({ tokens: 300_000, source: 'max_context_tokens' });
+    expect(crossings).toHaveLength(0);
+    feed(usage('m2', 300_500));
+    expect(crossings).toHaveLength(1);
+    expect(crossings[0]).toMatchObject({ trigger: 'context', reportedTokens: 300_500, contextWindow: 1_000_000, limit: { tokens: 300_000, source: 'max_context_tokens' } });
+  });
+
+  it('the percentage wins where it is lower than the cap', () => {
+    const { m, crossings, feed } = monitor({ maxContextTokens: 300_000 });
+    feed(init('claude-sonnet-4-5'), usage('m1', 161_000, 0, 0, 'claude-sonnet-4-5'));
+    expect(m.snapshot().limit).toEqual({ tokens: 160_000, source: 'context_threshold' });
+    expect(crossings).toHaveLength(1);
+  });
+
+  it('the cap applies while the window is unknown, and with a threshold of 100', () => {
+    const unknown = monitor({ maxContextTokens: 50_000 });
+    unknown.feed(init('custom'), usage('m1', 60_000, 0, 0, 'custom'));
+    expect(unknown.crossings.map((c) => c.limit)).toEqual([{ tokens: 50_000, source: 'max_context_tokens' }]);
+    const off = monitor({ maxContextTokens: 50_000, thresholdPercent: 100, contextWindowOverride: 200_000 });
+    off.feed(usage('m1', 60_000));
+    expect(off.crossings).toHaveLength(1);
+  });
+
+  it('a resumed session keeps the window its attempt started with, though its init model lost the [1m] marker', () => {
+    const { m, crossings, feed } = monitor({ inheritedContextWindow: 1_000_000 });
+    // What claude 2.1.197 prints on --resume without --model: the plain name, 200,000 in its result.
+    feed(init('claude-opus-4-8'), usage('m1', 300_000), result(200_000));
+    expect(m.snapshot()).toMatchObject({ contextWindow: 1_000_000, limit: { tokens: 800_000, source: 'context_threshold' } });
+    expect(m.snapshot().percent).toBeLessThan(31);
+    expect(crossings).toHaveLength(0);
+    const override = monitor({ inheritedContextWindow: 1_000_000, contextWindowOverride: 500_000 });
+    expect(override.m.snapshot().contextWindow).toBe(500_000);
   });
 });

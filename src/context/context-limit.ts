@@ -1,0 +1,34 @@
+/**
+ * Where a session is stopped: the context threshold (a percentage of the window) or
+ * max_context_tokens (an absolute cap), whichever comes first. A 1M-token window would otherwise run
+ * to 800,000 tokens before a restart, long after the model's work has suffered. Pure.
+ */
+export type ContextLimitSource = 'context_threshold' | 'max_context_tokens';
+
+export interface ContextLimit {
+  tokens: number;
+  source: ContextLimitSource;
+}
+
+export interface LimitInput {
+  window: number | undefined;
+  /** 100 or more: the percentage never stops a session. */
+  thresholdPercent: number;
+  maxContextTokens: number | undefined;
+}
+
+/** The lower of the two limits; undefined when neither applies (no window known, no cap). */
+export function effectiveLimit(input: LimitInput): ContextLimit | undefined {
+  const byThreshold = input.window !== undefined && input.window > 0 && input.thresholdPercent < 100 ? (input.window * input.thresholdPercent) / 100 : undefined;
+  const cap = input.maxContextTokens !== undefined && input.maxContextTokens > 0 ? input.maxContextTokens : undefined;
+  if (cap !== undefined && (byThreshold === undefined || cap < byThreshold)) return { tokens: cap, source: 'max_context_tokens' };
+  return byThreshold === undefined ? undefined : { tokens: byThreshold, source: 'context_threshold' };
+}
+
+/** "160,000 tokens (80% of 200,000)" or "400,000 tokens (max_context_tokens)". */
+export function describeLimit(limit: ContextLimit | undefined, window: number | undefined, thresholdPercent: number): string {
+  if (limit === undefined) return window === undefined ? 'none until the window is known' : 'none (context_threshold 100)';
+  const tokens = Math.round(limit.tokens).toLocaleString('en-US');
+  if (limit.source === 'max_context_tokens') return `${tokens} tokens (max_context_tokens)`;
+  return `${tokens} tokens (${thresholdPercent}% of ${(window ?? 0).toLocaleString('en-US')})`;
+}
