@@ -1,9 +1,16 @@
 /**
  * Runs a phase's gates in the project root, each with a timeout, all of them (never stopping at the
  * first failure), keeping the tail of each one's output. debussy never takes the agent's word.
+ *
+ * A gate is its shell: it ends when the shell exits, even if something it started in the
+ * background still holds its output pipe. Whatever it started is then ended, found by its process
+ * group and by a marker variable in its environment (which also finds descendants that left the
+ * group with setsid). The timeout and a user's stop (Ctrl-C) bound all of them the same way.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import type { Gate } from '../plan/types.js';
+import { findMarkedProcesses, terminateProcesses } from '../process/tree.js';
 
 export interface GateOutcome {
   name: string;
@@ -11,12 +18,28 @@ export interface GateOutcome {
   passed: boolean;
   exitCode: number | null;
   timedOut: boolean;
+  /** Stopped by the user (Ctrl-C) before it finished: neither passed nor failed. */
+  interrupted: boolean;
   durationMs: number;
   /** The last lines of stdout+stderr interleaved. */
   outputTail: string;
 }
 
+/** What may stop a gate before it finishes: the first Ctrl-C (graceful), the second (kill now). */
+export interface GateStop {
+  interrupt?: AbortSignal;
+  forceStop?: AbortSignal;
+}
+
+export const GATE_MARKER_VAR = 'DEBUSSY_GATE_MARKER';
+
 const TAIL_CHARS = 4000;
+/** How long a stopped gate (timeout, Ctrl-C) has to exit after SIGTERM before SIGKILL. */
+const STOP_GRACE_MS = 2000;
+/** How long what a finished gate left running has to exit after SIGTERM. */
+const LEFTOVER_GRACE_MS = 500;
+/** After the gate and its processes are gone, how long its output pipes may take to drain. */
+const DRAIN_MS = 1000;
 
 function keepTail(buffer: string, chunk: string): string {
   const joined = buffer + chunk;
@@ -29,57 +52,118 @@ function tailLines(text: string): string {
   return (text.length > TAIL_CHARS ? lines.slice(1) : lines).join('\n').trimEnd();
 }
 
-export function runGateCommand(name: string, command: string, cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<GateOutcome> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    // Own process group, so a timeout ends the whole command tree, not just the shell.
-    const child = spawn('sh', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let timedOut = false;
-    const onData = (chunk: Buffer) => {
-      output = keepTail(output, chunk.toString('utf8'));
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    const killGroup = (signal: NodeJS.Signals) => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, signal);
-      } catch {
-        // Already gone.
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup('SIGTERM');
-      setTimeout(() => killGroup('SIGKILL'), 2000).unref();
-    }, timeoutMs);
-    const finish = (exitCode: number | null, extra = '') => {
-      clearTimeout(timer);
-      killGroup('SIGKILL'); // nothing the gate started outlives it
-      const tail = tailLines(output + extra);
-      resolve({
-        name,
-        command,
-        passed: !timedOut && exitCode === 0,
-        exitCode,
-        timedOut,
-        durationMs: Date.now() - started,
-        outputTail: timedOut ? `${tail}\n(debussy: gate timed out after ${Math.round(timeoutMs / 1000)} s)`.trim() : tail,
-      });
-    };
-    child.on('error', (error) => finish(null, `\n(debussy: could not start the gate: ${error.message})`));
-    child.on('close', (code) => finish(code));
-  });
+function signalGroup(pgid: number | undefined, signal: NodeJS.Signals): void {
+  if (pgid === undefined) return;
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // the group is empty
+  }
 }
 
-export async function runGates(gates: Gate[], cwd: string, timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<GateOutcome[]> {
+/** Ends the gate's whole process group and every process carrying its marker. */
+async function endGateProcesses(pgid: number | undefined, marker: string, graceMs: number): Promise<void> {
+  signalGroup(pgid, 'SIGTERM');
+  await terminateProcesses(findMarkedProcesses({ name: GATE_MARKER_VAR, value: marker }), graceMs);
+  signalGroup(pgid, 'SIGKILL'); // members that dropped the marker from their environment
+}
+
+function killGateNow(pgid: number | undefined, marker: string): void {
+  signalGroup(pgid, 'SIGKILL');
+  for (const ref of findMarkedProcesses({ name: GATE_MARKER_VAR, value: marker })) {
+    try {
+      process.kill(ref.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+type StopReason = 'timeout' | 'interrupted';
+
+export async function runGateCommand(name: string, command: string, cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env, stop: GateStop = {}): Promise<GateOutcome> {
+  const started = Date.now();
+  const marker = randomUUID();
+  // Own process group (so a Ctrl-C on the terminal reaches debussy, which decides), marked.
+  const child = spawn('sh', ['-c', command], { cwd, env: { ...env, [GATE_MARKER_VAR]: marker }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const pgid = child.pid;
+  let output = '';
+  const onData = (chunk: Buffer) => {
+    output = keepTail(output, chunk.toString('utf8'));
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const streamsClosed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
+    child.once('exit', (code) => resolve({ code }));
+    child.once('error', (error) => resolve({ code: null, error }));
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  let onInterrupt: (() => void) | undefined;
+  const stopRequested = new Promise<StopReason>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    onInterrupt = () => resolve('interrupted');
+    if (stop.interrupt?.aborted) onInterrupt();
+    else stop.interrupt?.addEventListener('abort', onInterrupt, { once: true });
+  });
+  const onForceStop = () => killGateNow(pgid, marker);
+  stop.forceStop?.addEventListener('abort', onForceStop, { once: true });
+
+  try {
+    const first = await Promise.race([exited, stopRequested]);
+    let stopReason: StopReason | undefined;
+    let exit: { code: number | null; error?: Error };
+    if (typeof first === 'string') {
+      stopReason = first;
+      if (stop.forceStop?.aborted) killGateNow(pgid, marker);
+      await endGateProcesses(pgid, marker, STOP_GRACE_MS);
+      exit = await exited;
+    } else {
+      exit = first;
+    }
+    // The shell is gone: nothing it started outlives it.
+    await endGateProcesses(pgid, marker, LEFTOVER_GRACE_MS);
+    // Only a process outside our reach (no marker, another group) could still hold the pipes.
+    await Promise.race([streamsClosed, delay(DRAIN_MS)]);
+    child.stdout.destroy();
+    child.stderr.destroy();
+
+    const extra = exit.error ? `\n(debussy: could not start the gate: ${exit.error.message})` : '';
+    const tail = tailLines(output + extra);
+    const note =
+      stopReason === 'timeout' ? `(debussy: gate timed out after ${Math.round(timeoutMs / 1000)} s)` : stopReason === 'interrupted' ? '(debussy: gate stopped by the user)' : undefined;
+    return {
+      name,
+      command,
+      passed: stopReason === undefined && exit.code === 0,
+      exitCode: exit.code,
+      timedOut: stopReason === 'timeout',
+      interrupted: stopReason === 'interrupted',
+      durationMs: Date.now() - started,
+      outputTail: note === undefined ? tail : `${tail}\n${note}`.trim(),
+    };
+  } finally {
+    clearTimeout(timer);
+    if (onInterrupt) stop.interrupt?.removeEventListener('abort', onInterrupt);
+    stop.forceStop?.removeEventListener('abort', onForceStop);
+  }
+}
+
+/** Runs each gate in turn; after a stop (Ctrl-C) no further gate starts. */
+export async function runGates(gates: Gate[], cwd: string, timeoutMs: number, env?: NodeJS.ProcessEnv, stop: GateStop = {}): Promise<GateOutcome[]> {
   const outcomes: GateOutcome[] = [];
   for (const gate of gates) {
+    if (stop.interrupt?.aborted) break;
     if (gate.command === undefined) {
-      outcomes.push({ name: gate.name, command: '', passed: false, exitCode: null, timedOut: false, durationMs: 0, outputTail: 'no command: give the gate a command in the phase file or map it under `gates:` in the config' });
+      outcomes.push({ name: gate.name, command: '', passed: false, exitCode: null, timedOut: false, interrupted: false, durationMs: 0, outputTail: 'no command: give the gate a command in the phase file or map it under `gates:` in the config' });
       continue;
     }
-    outcomes.push(await runGateCommand(gate.name, gate.command, cwd, timeoutMs, env));
+    outcomes.push(await runGateCommand(gate.name, gate.command, cwd, timeoutMs, env, stop));
   }
   return outcomes;
 }

@@ -23,25 +23,89 @@ function cannotRun(cwd: string, args: readonly string[], reason: string, cause?:
 }
 
 /**
+ * How long one git command may take, hooks included. A pre-commit hook that runs a test suite may
+ * take minutes; one that waits for input it will never get must not hold the run forever.
+ */
+export const DEFAULT_GIT_TIMEOUT_MS = 10 * 60_000;
+/** After SIGTERM, how long git and its hooks have to exit (git removes its lock files) before SIGKILL. */
+const STOP_GRACE_MS = 2_000;
+/** After git exited, how long its output pipes may take to drain. */
+const DRAIN_MS = 1_000;
+
+export interface RunGitOptions {
+  timeoutMs?: number;
+}
+
+/** A git command this process is running: its process group holds git and every hook it started. */
+interface RunningGit {
+  stop(why: string, signal: NodeJS.Signals): void;
+}
+
+const runningGit = new Set<RunningGit>();
+
+/**
+ * Ends every git command running now, hooks included (the user pressed Ctrl-C: SIGTERM, then
+ * SIGKILL after a grace period; a second Ctrl-C: SIGKILL at once). Each ended command returns
+ * a non-zero exit code and says why; commands started afterwards run normally.
+ */
+export function stopRunningGit(signal: 'SIGTERM' | 'SIGKILL'): number {
+  for (const git of runningGit) git.stop('stopped by the user', signal);
+  return runningGit.size;
+}
+
+function signalGroup(pgid: number | undefined, signal: NodeJS.Signals): void {
+  if (pgid === undefined) return;
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/**
  * Runs `git args` in `cwd` and reports the exit code instead of throwing on a non-zero one; the
  * caller decides what a failure means. Throws GitError only when git could not be run at all (or
- * was ended by a signal). stdin is closed so a hook that reads it cannot hang the run.
+ * was ended by a signal debussy did not send). stdin is closed so a hook that reads it cannot hang
+ * the run.
+ *
+ * git runs in its own process group, so a hook that hangs is ended with everything it started
+ * when the command outlives its timeout or the user stops the run; the result then carries one
+ * line saying so (exit code 124 for a timeout, 130 for a stop), and git's own SIGTERM handling
+ * removes its lock files.
  *
  * Plain child_process rather than a process library: a run calls git a few dozen times per phase,
  * and loading one cost more CPU than all of debussy's own git handling (bench figure 7).
  */
-export function runGit(cwd: string, args: readonly string[]): Promise<GitOutput> {
+export function runGit(cwd: string, args: readonly string[], options: RunGitOptions = {}): Promise<GitOutput> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     const all: Buffer[] = [];
     let settled = false;
+    let endedBy: { why: string; exitCode: number } | undefined;
+    const timers: NodeJS.Timeout[] = [];
     const fail = (error: GitError) => {
       if (settled) return;
       settled = true;
       reject(error);
     };
-    const child = spawn('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const running: RunningGit = {
+      stop(why, signal) {
+        endedBy ??= { why, exitCode: why.startsWith('stopped') ? 130 : 124 };
+        signalGroup(child.pid, signal);
+        if (signal !== 'SIGKILL') {
+          const kill = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), STOP_GRACE_MS);
+          kill.unref();
+          timers.push(kill);
+        }
+      },
+    };
+    runningGit.add(running);
+    const timeout = setTimeout(() => running.stop(`did not finish within ${Math.round(timeoutMs / 1000)} s (a hook may be waiting for something)`, 'SIGTERM'), timeoutMs);
+    timeout.unref();
+    timers.push(timeout);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout.push(chunk);
       all.push(chunk);
@@ -50,15 +114,40 @@ export function runGit(cwd: string, args: readonly string[]): Promise<GitOutput>
       stderr.push(chunk);
       all.push(chunk);
     });
-    child.on('error', (error) => fail(cannotRun(cwd, args, error.message, error)));
+    const done = () => {
+      runningGit.delete(running);
+      for (const timer of timers) clearTimeout(timer);
+    };
+    child.on('error', (error) => {
+      done();
+      fail(cannotRun(cwd, args, error.message, error));
+    });
+    child.on('exit', () => {
+      // Whatever a hook left in git's group must not outlive a command debussy ended.
+      if (endedBy !== undefined) signalGroup(child.pid, 'SIGKILL');
+      // git is done: a background process a hook left holding the pipes is not waited for.
+      const drain = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, DRAIN_MS);
+      drain.unref();
+      timers.push(drain);
+    });
     child.on('close', (code, signal) => {
+      done();
+      if (settled) return;
+      const text = (chunks: Buffer[]) => Buffer.concat(chunks).toString('utf8');
+      if (endedBy !== undefined) {
+        settled = true;
+        const line = `debussy: git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('=')) ?? ''} ${endedBy.why}; debussy ended it and the hooks it ran\n`;
+        resolve({ exitCode: endedBy.exitCode, stdout: text(stdout), stderr: text(stderr) + line, all: text(all) + line });
+        return;
+      }
       if (code === null) {
         fail(cannotRun(cwd, args, `git was ended by ${signal ?? 'a signal'}`));
         return;
       }
-      if (settled) return;
       settled = true;
-      const text = (chunks: Buffer[]) => Buffer.concat(chunks).toString('utf8');
       resolve({ exitCode: code, stdout: text(stdout), stderr: text(stderr), all: text(all) });
     });
   });

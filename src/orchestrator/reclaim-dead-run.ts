@@ -1,24 +1,39 @@
 /**
- * After debussy itself was killed (kill -9), its agent session and the session's tool processes
- * may still run. The journal recorded each session's PID, start time and marker: end exactly those
- * (a recycled PID has another start time and is left alone).
+ * After debussy itself was killed (kill -9), its agent session, the session's tool processes, a
+ * running gate or a `git commit` with its hook may still run. The journal recorded each session's
+ * PID, start time and marker, and every child of the dead debussy carries its owner marker
+ * (process/owner-marker.ts): end exactly those (a recycled PID has another start time and is left
+ * alone).
  */
+import { SESSION_MARKER_VAR } from '../agent/session-processes.js';
+import { findOrphansOf, type ProcessOwner } from '../process/owner-marker.js';
 import { findSessionProcesses, terminateProcesses, type ProcessRef } from '../process/tree.js';
 import { isProcessAlive } from '../process/identity.js';
 import type { RunState } from '../state/index.js';
 
-export async function reclaimDeadRun(run: RunState): Promise<number> {
+function sessionLeftovers(run: RunState): ProcessRef[] {
   const refs: ProcessRef[] = [];
   for (const phase of Object.values(run.phases)) {
     for (const session of phase.sessions) {
       if (session.ended || session.agentPid === undefined) continue;
       const alive = isProcessAlive(session.agentPid, session.agentStartTime);
-      const marker = session.marker ? { name: 'DEBUSSY_SESSION_MARKER', value: session.marker } : undefined;
+      const marker = session.marker ? { name: SESSION_MARKER_VAR, value: session.marker } : undefined;
       const found = alive || marker ? findSessionProcesses(alive ? session.agentPid : -1, marker) : [];
       if (alive) refs.push({ pid: session.agentPid, ...(session.agentStartTime === undefined ? {} : { startTime: session.agentStartTime }) });
       refs.push(...found);
     }
   }
+  return refs;
+}
+
+/**
+ * Ends what a dead run left behind: the unended sessions of `run` (when its journal is known) and
+ * every process started by one of the dead `owners` (the debussy processes that held the lock or
+ * wrote the journal). Resolves with how many processes were ended.
+ */
+export async function reclaimDeadRun(run: RunState | undefined, owners: readonly ProcessOwner[] = []): Promise<number> {
+  const refs = run === undefined ? [] : sessionLeftovers(run);
+  for (const owner of owners) refs.push(...findOrphansOf(owner));
   const unique = [...new Map(refs.map((ref) => [ref.pid, ref])).values()];
   return unique.length === 0 ? 0 : terminateProcesses(unique, 2000);
 }

@@ -66,10 +66,20 @@ function environHas(pid: number, needle: Buffer): boolean {
 }
 
 /**
+ * An environment variable that marks processes. With `prefix`, any value that starts with `value`
+ * matches (an owner whose start time is not known).
+ */
+export interface ProcessMarker {
+  name: string;
+  value: string;
+  prefix?: boolean;
+}
+
+/**
  * The live processes of a session: descendants of `rootPid` (root excluded) and, with a marker,
  * every process whose environment holds `name=value`. Never includes this process.
  */
-export function findSessionProcesses(rootPid: number, marker?: { name: string; value: string }): ProcessRef[] {
+export function findSessionProcesses(rootPid: number, marker?: ProcessMarker): ProcessRef[] {
   const entries = listProcesses();
   const children = new Map<number, ProcEntry[]>();
   for (const entry of entries) {
@@ -87,7 +97,7 @@ export function findSessionProcesses(rootPid: number, marker?: { name: string; v
     }
   }
   if (marker !== undefined) {
-    const needle = Buffer.from(`${marker.name}=${marker.value}\0`);
+    const needle = Buffer.from(`${marker.name}=${marker.value}${marker.prefix === true ? '' : '\0'}`);
     for (const entry of entries) {
       if (!found.has(entry.pid) && environHas(entry.pid, needle)) found.set(entry.pid, { pid: entry.pid, startTime: entry.startTime });
     }
@@ -95,6 +105,11 @@ export function findSessionProcesses(rootPid: number, marker?: { name: string; v
   found.delete(rootPid);
   found.delete(process.pid);
   return [...found.values()];
+}
+
+/** Every live process (this one excepted) whose environment carries `marker`. */
+export function findMarkedProcesses(marker: ProcessMarker): ProcessRef[] {
+  return findSessionProcesses(-1, marker);
 }
 
 function signal(ref: ProcessRef, sig: NodeJS.Signals): boolean {

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitError } from '../../src/errors/index.js';
-import { runGit } from '../../src/git/run-git.js';
+import { runGit, stopRunningGit } from '../../src/git/run-git.js';
+import { livePids, waitFor } from '../e2e/processes.js';
 import { repo } from './git-fixture.js';
 
 describe('runGit', () => {
@@ -32,5 +33,33 @@ describe('runGit', () => {
     const error = await runGit(missing, ['status']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GitError);
     expect((error as GitError).message).toContain(missing);
+  });
+});
+
+describe('runGit with a hook that hangs', () => {
+  it('ends git and the hook after the timeout with one clear line, and removes the index lock', async () => {
+    const { root } = await repo();
+    const { writeFileSync, chmodSync, existsSync } = await import('node:fs');
+    const hook = join(root, '.git', 'hooks', 'pre-commit');
+    writeFileSync(hook, '#!/bin/sh\nsleep 321\n');
+    chmodSync(hook, 0o755);
+    writeFileSync(join(root, 'new.txt'), 'x\n');
+    await runGit(root, ['add', 'new.txt']);
+    const output = await runGit(root, ['commit', '-m', 'hangs'], { timeoutMs: 1000 });
+    expect(output.exitCode).toBe(124);
+    expect(output.all).toContain('debussy: git commit did not finish within 1 s');
+    expect(livePids(/^sleep 321$/)).toEqual([]);
+    expect(existsSync(join(root, '.git', 'index.lock'))).toBe(false);
+  });
+
+  it('stopRunningGit ends a running command at once', async () => {
+    const { root } = await repo();
+    const running = runGit(root, ['-c', 'alias.hang=!sleep 322', 'hang']);
+    await waitFor('the alias to run sleep 322', () => livePids(/^sleep 322$/).length > 0);
+    expect(stopRunningGit('SIGTERM')).toBe(1);
+    const output = await running;
+    expect(output.exitCode).toBe(130);
+    expect(output.all).toContain('debussy: git hang stopped by the user');
+    expect(livePids(/^sleep 322$/)).toEqual([]);
   });
 });

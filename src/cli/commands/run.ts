@@ -6,7 +6,9 @@ import { runPlan } from '../../orchestrator/run-plan.js';
 import { chooseReporters } from '../../report/choose-reporters.js';
 import { createReporters } from '../../report/create-reporters.js';
 import { combineReporters } from '../../report/reporter.js';
+import { stopRunningGit } from '../../git/run-git.js';
 import { tuneHeapForLongRun } from '../../process/heap-tuning.js';
+import { markChildrenAsOwn } from '../../process/owner-marker.js';
 import { findProjectRoot } from '../../state/index.js';
 import { configOverridesFrom } from '../config-flags.js';
 import { describeDryRun, renderDryRun, renderDryRunJson } from '../dry-run.js';
@@ -39,17 +41,32 @@ export default async function runCommand(planArg: string, options: RunOptions): 
   }
 
   tuneHeapForLongRun();
+  // Every process this run starts (git, gates, the agent and its tools) carries this run's
+  // owner marker, so the next run can end whatever a killed one left behind.
+  markChildrenAsOwn();
   const interrupt = new AbortController();
   const forceStop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     if (!interrupt.signal.aborted) {
       process.stderr.write(`\ndebussy: ${signal} received: stopping the session and saving its work (press Ctrl-C again to end at once)\n`);
       interrupt.abort();
+      stopRunningGit('SIGTERM'); // a hook that hangs must not hold the stop
     } else if (!forceStop.signal.aborted) {
       process.stderr.write(`\ndebussy: ending now\n`);
       forceStop.abort();
+      stopRunningGit('SIGKILL');
     }
   };
+  // The terminal is gone (EIO after a hang-up) or nobody reads the pipe (EPIPE): nothing more can
+  // be shown, but the work is still saved. The first such error is a stop, like SIGHUP; the rest
+  // are ignored (they must never escalate to the second signal's "end now").
+  const onOutputError = () => {
+    if (interrupt.signal.aborted) return;
+    interrupt.abort();
+    stopRunningGit('SIGTERM');
+  };
+  process.stdout.on('error', onOutputError);
+  process.stderr.on('error', onOutputError);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
