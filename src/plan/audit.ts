@@ -1,6 +1,6 @@
 import { findCycles } from './graph.js';
 import { parsePlan, sortFindings, type PlanOptions } from './parse.js';
-import type { AuditFinding, AuditReport, Plan } from './types.js';
+import type { AuditFinding, AuditReport, Gate, Plan } from './types.js';
 
 /** Parses the plan and runs every check; findings are sorted by file (master first) and line. */
 export async function auditPlan(masterPath: string, options: PlanOptions = {}): Promise<AuditReport> {
@@ -39,15 +39,17 @@ export function checkPlan(plan: Plan): AuditFinding[] {
     }
   }
 
+  const known = [...firstById.keys()].join(', ');
   for (const phase of plan.phases) {
-    for (const dependency of phase.dependsOn) {
-      if (firstById.has(dependency)) continue;
+    // Reported where it is written: the table row, or the phase-file line that names it.
+    for (const ref of phase.dependencyRefs) {
+      if (firstById.has(ref.id)) continue;
       findings.push({
         severity: 'error',
         code: 'unknown-dependency',
-        message: `phase ${phase.id} depends on phase ${dependency}, which is not in the phase table (known: ${[...firstById.keys()].join(', ')})`,
-        file: master,
-        line: phase.line,
+        message: `phase ${phase.id} depends on phase ${ref.id}, which is not in the phase table (known: ${known})`,
+        file: ref.file,
+        line: ref.line,
         phaseId: phase.id,
       });
     }
@@ -68,6 +70,7 @@ export function checkPlan(plan: Plan): AuditFinding[] {
   for (const phase of plan.phases) {
     const file = phase.file;
     if (file === undefined) continue;
+    findings.push(...duplicateGates(phase.id, file.path, file.gates), ...foreignCompletionSignals(phase.id, file.path, file.completionSignals));
     for (const gate of file.gates) {
       if (gate.command !== undefined) continue;
       findings.push({
@@ -90,4 +93,44 @@ export function checkPlan(plan: Plan): AuditFinding[] {
     }
   }
   return findings;
+}
+
+/** A second gate with a name already used in the phase: both run, but reports cannot tell them apart. */
+function duplicateGates(phaseId: string, path: string, gates: Gate[]): AuditFinding[] {
+  const firstLine = new Map<string, number>();
+  const findings: AuditFinding[] = [];
+  for (const gate of gates) {
+    const key = gate.name.toLowerCase();
+    const first = firstLine.get(key);
+    if (first === undefined) {
+      firstLine.set(key, gate.line);
+      continue;
+    }
+    findings.push({
+      severity: 'warning',
+      code: 'duplicate-gate',
+      message: `phase ${phaseId}: gate "${gate.name}" is named twice (first on line ${first}); give each gate its own name`,
+      file: path,
+      line: gate.line,
+      phaseId,
+    });
+  }
+  return findings;
+}
+
+/**
+ * A completion instruction naming another phase: the agent would signal that id, and the run,
+ * waiting for this phase's signal, refuses it (or completes the other phase).
+ */
+function foreignCompletionSignals(phaseId: string, path: string, signals: { id: string; line: number }[]): AuditFinding[] {
+  return signals
+    .filter((signal) => signal.id !== phaseId)
+    .map((signal) => ({
+      severity: 'error' as const,
+      code: 'completion-id-mismatch',
+      message: `phase ${phaseId}: the phase file tells the agent to run \`debussy done --phase ${signal.id}\`, but its row in the master plan has id ${phaseId}: the run waits for phase ${phaseId}'s signal and would not take that one; write \`debussy done --phase ${phaseId}\` (or give the row id ${signal.id})`,
+      file: path,
+      line: signal.line,
+      phaseId,
+    }));
 }

@@ -59,8 +59,8 @@ export interface MarkdownSection {
   body: MarkdownLine[];
 }
 
-/** Every section whose heading text satisfies `matches`. */
-export function findSections(lines: MarkdownLine[], matches: (headingText: string) => boolean): MarkdownSection[] {
+/** Every section whose heading satisfies `matches` (given its text without inline markup, and its line). */
+export function findSections(lines: MarkdownLine[], matches: (headingText: string, heading: MarkdownLine) => boolean): MarkdownSection[] {
   const sections: MarkdownSection[] = [];
   let current: MarkdownSection | undefined;
   for (const line of lines) {
@@ -69,7 +69,7 @@ export function findSections(lines: MarkdownLine[], matches: (headingText: strin
       sections.push(current);
       current = undefined;
     }
-    if (current === undefined && heading !== undefined && matches(stripInlineMarkup(heading.text))) {
+    if (current === undefined && heading !== undefined && matches(stripInlineMarkup(heading.text), line)) {
       current = { heading: line, body: [] };
       continue;
     }

@@ -91,6 +91,7 @@ export function parseMasterPlan(text: string, masterPath: string): MasterPlanPar
     if (cell !== undefined) {
       const parsed = parseDependencyList(cell.text, linkToId);
       phase.dependsOn = parsed.ids;
+      phase.dependencyRefs = parsed.ids.map((id) => ({ id, file: masterPath, line: row.line }));
       if (parsed.unrecognised.length > 0) {
         findings.push({
           severity: 'warning',
@@ -154,6 +155,7 @@ function readRow(row: TableRow, columns: PhaseColumns, header: TableCell[], mast
     status: undefined,
     statusText: undefined,
     dependsOn: [],
+    dependencyRefs: [],
     extra,
     line: row.line,
   };

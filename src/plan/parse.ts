@@ -3,7 +3,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { linkResolver, parseMasterPlan, type PhaseRow } from './master-plan.js';
 import { parsePhaseFile } from './phase-file.js';
 import { unique } from './phase-ids.js';
-import type { AuditFinding, Phase, Plan } from './types.js';
+import type { AuditFinding, DependencyRef, Phase, Plan } from './types.js';
 
 export interface PlanOptions {
   /** The config's `gates:` map, gate name -> command, used when a gate bullet names no command. */
@@ -83,9 +83,14 @@ async function readPhase(row: PhaseRow, { path, rows, options, findings }: ReadC
     ...phase,
     title: titleFromTable || parsed.file.title === undefined ? row.title : parsed.file.title,
     // Prose such as "this phase (Phase 3) needs Phase 2" names the phase itself; that is no dependency.
-    dependsOn: unique([...row.dependsOn, ...parsed.file.dependsOn.filter((id) => id !== row.id)]),
+    ...mergeDependencies(row, parsed.file.dependencyRefs.filter((ref) => ref.id !== row.id)),
     file: parsed.file,
   };
+}
+
+function mergeDependencies(row: PhaseRow, fromFile: DependencyRef[]): Pick<Phase, 'dependsOn' | 'dependencyRefs'> {
+  const dependencyRefs = [...row.dependencyRefs, ...fromFile];
+  return { dependsOn: unique(dependencyRefs.map((ref) => ref.id)), dependencyRefs };
 }
 
 /**

@@ -30,18 +30,39 @@ export interface DependencyList {
 /** Maps a link in dependency text to a phase id (by the file it points at), or undefined. */
 export type LinkToPhaseId = (link: MarkdownLink) => string | undefined;
 
-const NO_DEPENDENCIES = /^(?:none|n\/a|na|nothing|-+|—|–)?$/i;
+const NONE_WORDS = /^(?:none|n\/?a|nothing|independent|standalone|no(?:\s+(?:dependency|dependencies|prerequisites?))?|-+|—|–)$/i;
 const FILLER = new Set(['phase', 'phases', 'and', '&', 'none']);
+
+/** Parenthesised remarks qualify what they follow ("2 (API only)", "N/A (first phase)"); they name nothing. */
+function withoutRemarks(text: string): string {
+  return text.replace(/\([^)]*\)/g, ' ').replace(/\s[-–—]\s.*$/, ' ').trim();
+}
+
+/** The words before a sentence break: "none; it can run any time" says "none". */
+function firstClause(text: string): string {
+  return text.replace(/[;].*$/, '');
+}
+
+/**
+ * True for dependency wording that means there is none: `None`, `N/A`, `Independent`, `-`, `—`,
+ * an empty cell, also with a remark: `N/A (runs in parallel with Phase 1)`, `None - first phase`.
+ * The remark may mention phases; it still names no dependency.
+ */
+export function meansNoDependency(text: string): boolean {
+  const cleaned = withoutRemarks(firstClause(stripInlineMarkup(text))).replace(/[.:;,]+$/, '').trim();
+  return cleaned === '' || NONE_WORDS.test(cleaned);
+}
 
 /**
  * A list of dependencies as written in a table cell or a `**Depends On:**` line:
- * `1, 2`, `Phase 2 and Phase 3`, `[Phase 1](phase-1.md)`, `None`, `-`, `1-3`.
+ * `1, 2`, `Phase 2 and Phase 3`, `[Phase 1](phase-1.md)`, `None`, `-`, `1-3`,
+ * `Phase 1 (Fetcher) - needs its data types`.
  */
 export function parseDependencyList(text: string, linkToId: LinkToPhaseId): DependencyList {
-  const withIds = replaceLinks(text, (link) => ` ${linkToId(link) ?? link.text} `);
-  // Parenthesised remarks ("2 (API only)") qualify a dependency; they do not name one.
-  const cleaned = stripInlineMarkup(withIds).replace(/\([^)]*\)/g, ' ').trim();
-  if (NO_DEPENDENCIES.test(cleaned)) return { ids: [], unrecognised: [] };
+  if (meansNoDependency(replaceLinks(text))) return { ids: [], unrecognised: [] };
+  // A link to a file the table does not name still says which phase it means: `[Phase 1: Setup](old-name.md)`.
+  const withIds = replaceLinks(text, (link) => ` ${linkToId(link) ?? leadingPhaseId(link.text)?.id ?? link.text} `);
+  const cleaned = withoutRemarks(stripInlineMarkup(withIds));
   const ids: string[] = [];
   const unrecognised: string[] = [];
   for (const raw of cleaned.split(/[\s,;/]+/)) {
@@ -66,7 +87,9 @@ function expandRange(from: number, to: number): string[] {
 
 const NOT_PHASES = /^(?:internal|external|libraries|library|packages|tools|services|systems|apis?|none|n\/a)\b/i;
 const LISTS_PHASES = /\b(?:phases?|depends(?: on)?|dependencies|prerequisites?|requires|after)\s*$/i;
-const PHASE_MENTION = /\bphases?\s+([A-Za-z0-9.]+(?:\s*(?:,|&|\band\b)\s*(?:phases?\s+)?[A-Za-z0-9.]+)*)/gi;
+const PHASE_MENTION = /\bphases?\s+([A-Za-z0-9.]+(?:[-–]\d+)?(?:\s*(?:,|&|\band\b)\s*(?:phases?\s+)?[A-Za-z0-9.]+(?:[-–]\d+)?)*)/gi;
+// "runs in parallel with Phase 1", "independent of Phase 2": a mention that denies the dependency.
+const DENIES_DEPENDENCY = /\b(?:parallel\s+(?:with|to)|alongside|independent(?:ly)?\s+(?:of|from)|not\s+(?:depend\w*\s+on|need|require)\w*|no\s+dependenc\w*\s+on|without|unlike|instead\s+of|before)\s+$/i;
 
 /**
  * Phase references in one line of a `## Dependencies` section. The section mixes phases with
@@ -77,6 +100,9 @@ const PHASE_MENTION = /\bphases?\s+([A-Za-z0-9.]+(?:\s*(?:,|&|\band\b)\s*(?:phas
 export function phaseReferencesInLine(line: string, linkToId: LinkToPhaseId): string[] {
   const content = line.replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, '').replace(/`[^`]*`/g, ' ');
   if (NOT_PHASES.test(stripInlineMarkup(content))) return [];
+  // "Previous phase: N/A (runs in parallel with Phase 1)", "- None": the line says there is none.
+  const plain = stripInlineMarkup(replaceLinks(content));
+  if (meansNoDependency(plain) || meansNoDependency(plain.slice(plain.indexOf(':') + 1))) return [];
 
   const ids: string[] = [];
   const text = stripInlineMarkup(
@@ -86,21 +112,33 @@ export function phaseReferencesInLine(line: string, linkToId: LinkToPhaseId): st
       return id === undefined ? link.text : ' ';
     }),
   );
+  let affirmed = text;
   for (const mention of text.matchAll(PHASE_MENTION)) {
+    if (DENIES_DEPENDENCY.test(text.slice(0, mention.index))) {
+      // Blanked, so the label's id list below does not read it back either.
+      affirmed = affirmed.slice(0, mention.index) + ' '.repeat(mention[0].length) + affirmed.slice(mention.index + mention[0].length);
+      continue;
+    }
     for (const token of (mention[1] ?? '').split(/\s*(?:,|&|\band\b)\s*(?:phases?\s+)?/i)) {
-      const id = token.replace(/\.+$/, '');
-      if (isPhaseIdToken(id)) ids.push(id);
+      ids.push(...idsInToken(token.replace(/\.+$/, '')));
     }
   }
-  const colon = text.indexOf(':');
-  const label = colon === -1 ? '' : text.slice(0, colon);
+  const colon = affirmed.indexOf(':');
+  const label = colon === -1 ? '' : affirmed.slice(0, colon);
   if (LISTS_PHASES.test(label)) {
-    for (const token of text.slice(colon + 1).split(/[\s,;()]+/)) {
+    for (const token of affirmed.slice(colon + 1).split(/[\s,;()]+/)) {
       const cleaned = token.replace(/^[.:]+|[.:]+$/g, '');
-      if (/\d/.test(cleaned) && isPhaseIdToken(cleaned)) ids.push(cleaned);
+      if (/\d/.test(cleaned)) ids.push(...idsInToken(cleaned));
     }
   }
   return unique(ids);
+}
+
+/** `3`, `6D`, or a range `1-3` expanded; nothing for a word. */
+function idsInToken(token: string): string[] {
+  const range = /^(\d+)[-–](\d+)$/.exec(token);
+  if (range !== null) return expandRange(Number(range[1]), Number(range[2]));
+  return isPhaseIdToken(token) ? [token] : [];
 }
 
 export function unique(values: string[]): string[] {

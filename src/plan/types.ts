@@ -16,6 +16,15 @@ export interface Gate {
   line: number;
 }
 
+/** One place a plan names a dependency: a master-table row or a line of a phase file. */
+export interface DependencyRef {
+  id: string;
+  /** Absolute path of the file that names it. */
+  file: string;
+  /** 1-based line in that file. */
+  line: number;
+}
+
 export interface PhaseFile {
   /** Absolute path. */
   path: string;
@@ -24,14 +33,16 @@ export interface PhaseFile {
   /** The `**Status:**` value as written, normalised when known. */
   statusText: string | undefined;
   status: PhaseStatus | undefined;
-  /** Dependency ids found in `**Depends On:**` and `## Dependencies`. */
-  dependsOn: string[];
+  /** Dependencies named in `**Depends On:**` and `## Dependencies`, each where it is named. */
+  dependencyRefs: DependencyRef[];
   gates: Gate[];
   tasks: { total: number; done: number };
   /** Notes files the phase is told to write (paths as written, relative to the project root). */
   notesToWrite: string[];
   /** Notes files the phase is told to read. */
   notesToRead: string[];
+  /** Each `debussy done --phase ID` the file tells the agent to run, with its line. */
+  completionSignals: { id: string; line: number }[];
 }
 
 export interface Phase {
@@ -47,6 +58,8 @@ export interface Phase {
   statusText: string | undefined;
   /** Dependencies from the table and the phase file, deduplicated, table first. */
   dependsOn: string[];
+  /** Where each dependency is named (the table row, phase-file lines), table first; the phase naming itself is left out. */
+  dependencyRefs: DependencyRef[];
   /** Other table columns, by header name. */
   extra: Record<string, string>;
   /** 1-based line of the row in the master plan. */

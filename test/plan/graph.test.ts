@@ -17,6 +17,7 @@ function planOf(...specs: string[]): Plan {
       status: undefined,
       statusText: undefined,
       dependsOn: deps === '' ? [] : deps.split(','),
+      dependencyRefs: [],
       extra: {},
       line: index + 3,
       file: undefined,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gateFromBullet } from '../../src/plan/gates.js';
+import { fencedCommand, gateFromBullet, isGatesHeading } from '../../src/plan/gates.js';
 import { findSections, scanMarkdown } from '../../src/plan/markdown.js';
 import { leadingPhaseId, parseDependencyList, phaseReferencesInLine } from '../../src/plan/phase-ids.js';
 import { splitTableRow } from '../../src/plan/table.js';
@@ -73,6 +73,15 @@ describe('parseDependencyList', () => {
     { text: '-', ids: [], unrecognised: [] },
     { text: '', ids: [], unrecognised: [] },
     { text: 'the auth work', ids: [], unrecognised: ['the', 'auth', 'work'] },
+    { text: 'Independent', ids: [], unrecognised: [] },
+    { text: '—', ids: [], unrecognised: [] },
+    { text: 'N/A (runs in parallel with Phase 1)', ids: [], unrecognised: [] },
+    { text: 'N/A (Independent - runs in parallel with Phase 1)', ids: [], unrecognised: [] },
+    { text: 'None - first phase, Phase 2 comes later', ids: [], unrecognised: [] },
+    { text: '**None** (can run independently)', ids: [], unrecognised: [] },
+    { text: 'Phase 1 (Fetcher) - needs its data types', ids: ['1'], unrecognised: [] },
+    { text: 'Phase 1, 2, 3 (Fetcher, Analyzer, Builder) - integrates all components', ids: ['1', '2', '3'], unrecognised: [] },
+    { text: '[Phase 1: Context Estimation](renamed.md)', ids: ['1'], unrecognised: [] },
   ])('$text', ({ text, ids, unrecognised }) => {
     expect(parseDependencyList(text, linkToId)).toEqual({ ids, unrecognised });
   });
@@ -91,6 +100,14 @@ describe('phaseReferencesInLine', () => {
     { line: '- Depends on: 4, 6D', ids: ['4', '6D'] },
     { line: '- The `phase 9` helper script', ids: [] },
     { line: 'This phase integrates everything', ids: [] },
+    { line: '- Previous phase: N/A (runs in parallel with Phase 1)', ids: [] },
+    { line: '- Previous phase: None (this is the foundation)', ids: [] },
+    { line: '- Independent - runs in parallel with Phase 2', ids: [] },
+    { line: '- **Previous phase:** —', ids: [] },
+    { line: '- None', ids: [] },
+    { line: '- Previous phases: none; it can run in parallel with Phases 1-7', ids: [] },
+    { line: '- Runs in parallel with Phase 1, after Phase 2', ids: ['2'] },
+    { line: '- Previous phases: Phases 1-4 (all modules complete and tested)', ids: ['1', '2', '3', '4'] },
   ])('$line', ({ line, ids }) => {
     expect(phaseReferencesInLine(line, linkToId)).toEqual(ids);
   });
@@ -104,11 +121,50 @@ describe('gateFromBullet', () => {
     { bullet: '**build:** succeeds (cmd: `npm run build`)', name: 'build', command: 'npm run build', description: 'succeeds' },
     { bullet: 'coverage: No decrease from current (~60%)', name: 'coverage', command: undefined, description: 'No decrease from current (~60%)' },
     { bullet: '`npm test` passes', name: 'npm test', command: 'npm test', description: '`npm test` passes' },
+    { bullet: 'command: `uv run ruff check .` ➜ 0 errors', name: 'uv run ruff check .', command: 'uv run ruff check .', description: '`uv run ruff check .` ➜ 0 errors' },
+    { bullet: 'eslint: `command: pnpm lint` - 0 errors', name: 'eslint', command: 'pnpm lint', description: '`command: pnpm lint` - 0 errors' },
   ])('$bullet', ({ bullet, name, command, description }) => {
     expect(gateFromBullet(bullet, 7, {})).toEqual({ name, command, commandSource: command === undefined ? 'none' : 'plan', description, line: 7 });
   });
 
+  it('takes the command from a fenced block under the bullet before a code span in its text', () => {
+    expect(gateFromBullet('audit: `npm audit` reports nothing', 4, {}, 'npm audit --audit-level=high')).toMatchObject({ name: 'audit', command: 'npm audit --audit-level=high', commandSource: 'plan' });
+    expect(gateFromBullet('tests: (command: `npm test`)', 4, {}, 'ignored')).toMatchObject({ command: 'npm test' });
+  });
+
   it('takes a missing command from the config, matching the name without case', () => {
     expect(gateFromBullet('Coverage: no decrease', 3, { coverage: 'npm run cov' })).toMatchObject({ command: 'npm run cov', commandSource: 'config' });
+  });
+});
+
+describe('isGatesHeading', () => {
+  it.each([
+    { text: 'Gates', gates: true },
+    { text: 'Gates (must pass before completion)', gates: true },
+    { text: 'Quality Gates', gates: true },
+    { text: 'Gate', gates: true },
+    { text: 'Gates: all blocking', gates: true },
+    { text: 'Validation gates - run from the project root', gates: true },
+    { text: 'Quality gates for the release pipeline', gates: false },
+    { text: 'Missing Gates Phase 1: Phase One', gates: false },
+    { text: 'Gate review notes', gates: false },
+    { text: 'Tasks', gates: false },
+  ])('$text', ({ text, gates }) => {
+    expect(isGatesHeading(text)).toBe(gates);
+  });
+});
+
+describe('fencedCommand', () => {
+  const lines = (text: string) => scanMarkdown(text);
+  it.each([
+    { label: 'a label inside the block', text: '  ```bash\n  command: npm run lint\n  ```', command: 'npm run lint' },
+    { label: 'comments and blanks dropped, lines joined', text: '  ```sh\n  # first\n  npm run a\n\n  $ npm run b\n  ```', command: 'npm run a && npm run b' },
+    { label: 'right below the bullet, at the margin', text: '```\nmake check\n```', command: 'make check' },
+    { label: 'at the margin after a blank line: the section\'s, not the bullet\'s', text: '\n```\nmake check\n```', command: undefined },
+    { label: 'after unindented text', text: 'Example:\n  ```\nmake check\n  ```', command: undefined },
+    { label: 'an empty block', text: '  ```\n  ```', command: undefined },
+    { label: 'no block', text: '  more words', command: undefined },
+  ])('$label', ({ text, command }) => {
+    expect(fencedCommand(lines(text))).toBe(command);
   });
 });

@@ -38,8 +38,13 @@ describe('parsePlan: the seed phase-file format', () => {
     expect(seed.file?.statusText).toBe('Pending');
     expect(seed.file?.status).toBe('pending');
     // **Depends On:** links map to ids by file path; "Previous phases: ALL (1, 2, 3)" agrees.
-    expect(seed.file?.dependsOn).toEqual(['1', '2', '3']);
+    const seedFile = join(fixtures, 'seed-format', 'context-monitoring-phase-4.md');
+    expect(seed.file?.dependencyRefs).toEqual([
+      ...['1', '2', '3'].map((id) => ({ id, file: seedFile, line: 5 })),
+      ...['1', '2', '3'].map((id) => ({ id, file: seedFile, line: 48 })),
+    ]);
     expect(seed.dependsOn).toEqual(['1', '2', '3']);
+    expect(seed.file?.completionSignals).toEqual([{ id: '6D', line: 30 }]);
     expect(seed.file?.gates).toEqual([
       { name: 'ruff', command: 'uv run ruff check .', commandSource: 'plan', description: '0 errors', line: 36 },
       { name: 'pyright', command: 'uv run pyright src/debussy/', commandSource: 'plan', description: '0 errors in src/debussy/', line: 37 },
@@ -126,9 +131,13 @@ describe('parsePlan: sections', () => {
   it('reads phase references in a ## Dependencies section and ignores the rest', async () => {
     const plan = await load('sections');
     const file = phase(plan, '2').file;
-    expect(file?.dependsOn).toEqual(['1', '2']);
+    expect(file?.dependencyRefs.map((ref) => [ref.id, ref.line])).toEqual([
+      ['1', 8],
+      ['2', 9],
+    ]);
     // The phase naming itself in prose is no dependency.
     expect(phase(plan, '2').dependsOn).toEqual(['1']);
+    expect(phase(plan, '2').dependencyRefs.map((ref) => ref.id)).toEqual(['1']);
     // "Write tests in `test/x.ts`" is not a notes file.
     expect(file?.notesToWrite).toEqual([]);
   });

@@ -13,7 +13,7 @@ export function stamp(events: NewJournalEvent[], startMs = T0): JournalEvent[] {
 }
 
 function phase(id: string, title: string): Phase {
-  return { id, title, link: `phase-${id}.md`, path: `/plans/demo/phase-${id}.md`, status: undefined, statusText: undefined, dependsOn: [], extra: {}, line: 1, file: undefined };
+  return { id, title, link: `phase-${id}.md`, path: `/plans/demo/phase-${id}.md`, status: undefined, statusText: undefined, dependsOn: [], dependencyRefs: [], extra: {}, line: 1, file: undefined };
 }
 
 export const PLAN: Plan = { name: 'Demo Plan', path: '/plans/demo/MASTER_PLAN.md', phases: [phase('1', 'Set up'), phase('2', 'Build the thing')] };
