@@ -35,6 +35,10 @@ export const CONFIG_SCHEMA = {
     kind: 'integer', default: undefined, min: 1000, flag: '--context-window', group: 'context',
     description: "Override the model's context window in tokens (otherwise known from the model name).",
   },
+  max_context_tokens: {
+    kind: 'integer', default: 400_000, min: 0, flag: '--max-context-tokens', group: 'context',
+    description: 'Absolute cap beside context_threshold: a session is stopped at whichever comes first, so a 1M-token window restarts at 400,000 tokens, not 800,000. 0: no cap.',
+  },
   max_restarts: {
     kind: 'integer', default: 3, min: 0, flag: '--max-restarts', group: 'limits',
     description: 'Context restarts allowed per phase. 0 is one-shot mode: a crossing is reported, never acted on.',
@@ -188,6 +192,7 @@ export interface DebussyConfig {
   context_threshold: number;
   tool_call_threshold: number;
   context_window: number | undefined;
+  max_context_tokens: number;
   max_restarts: number;
   max_retries: number;
   session_timeout: number | undefined;

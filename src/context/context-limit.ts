@@ -3,6 +3,8 @@
  * max_context_tokens (an absolute cap), whichever comes first. A 1M-token window would otherwise run
  * to 800,000 tokens before a restart, long after the model's work has suffered. Pure.
  */
+import { contextWindowFor } from './context-window.js';
+
 export type ContextLimitSource = 'context_threshold' | 'max_context_tokens';
 
 export interface ContextLimit {
@@ -31,4 +33,29 @@ export function describeLimit(limit: ContextLimit | undefined, window: number | 
   const tokens = Math.round(limit.tokens).toLocaleString('en-US');
   if (limit.source === 'max_context_tokens') return `${tokens} tokens (max_context_tokens)`;
   return `${tokens} tokens (${thresholdPercent}% of ${(window ?? 0).toLocaleString('en-US')})`;
+}
+
+export interface ConfiguredLimit {
+  window: number;
+  /** Where the window comes from: the context_window key, the configured model, or an example. */
+  windowSource: 'context_window' | 'model' | 'typical';
+  limit: ContextLimit | undefined;
+}
+
+const TYPICAL_WINDOWS = [200_000, 1_000_000];
+
+/**
+ * The limits a configuration gives before any session ran: for the window it names (context_window,
+ * or the model's), else for the two windows Claude models have, since the window is only known
+ * once a session starts.
+ */
+export function configuredLimits(input: { contextWindow: number | undefined; model: string | undefined; thresholdPercent: number; maxContextTokens: number }): ConfiguredLimit[] {
+  const cap = input.maxContextTokens > 0 ? input.maxContextTokens : undefined;
+  const forWindow = (window: number, windowSource: ConfiguredLimit['windowSource']): ConfiguredLimit => ({
+    window, windowSource, limit: effectiveLimit({ window, thresholdPercent: input.thresholdPercent, maxContextTokens: cap }),
+  });
+  if (input.contextWindow !== undefined) return [forWindow(input.contextWindow, 'context_window')];
+  const byModel = contextWindowFor(input.model);
+  if (byModel !== undefined) return [forWindow(byModel, 'model')];
+  return TYPICAL_WINDOWS.map((window) => forWindow(window, 'typical'));
 }

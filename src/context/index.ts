@@ -2,6 +2,6 @@ export { contextWindowFor } from './context-window.js';
 export { countTokens, estimateTokens } from '../tokenizer/index.js';
 export { ContextMonitor, type ContextSnapshot, type ContextCrossing, type ContextMonitorOptions } from './context-monitor.js';
 export { createDisplaySnapshot, DISPLAY_REFRESH_MS } from './display-snapshot.js';
-export { effectiveLimit, describeLimit, type ContextLimit, type ContextLimitSource } from './context-limit.js';
+export { effectiveLimit, describeLimit, configuredLimits, type ContextLimit, type ContextLimitSource, type ConfiguredLimit } from './context-limit.js';
 export { TokenCalibration, type GrowthSample, type LearnVerdict, UNSEEN_JUMP_TOKENS } from './token-calibration.js';
 export { priorFor, DEFAULT_PRIOR, type ModelPrior } from './model-priors.js';

@@ -29,6 +29,9 @@ interface Attempt {
   prompt: string;
   resumeSessionId: string | undefined;
   continued: boolean;
+  /** A resumed session keeps the model variant and window it started with (see resumeOf). */
+  resumeModel?: string;
+  resumeWindow?: number;
 }
 
 /** Waits, unless the user interrupts; false when interrupted. */
@@ -49,6 +52,19 @@ function waitUnlessInterrupted(ms: number, signal: AbortSignal): Promise<boolean
 
 function newAttemptId(): string {
   return randomUUID().slice(0, 13);
+}
+
+/**
+ * What a resumed session must keep from the one it continues. `claude --resume` without `--model`
+ * falls back to the plain model (claude-opus-4-8, 200,000 tokens) even when the session ran on its
+ * 1M variant (claude-opus-4-8[1m]); passing the init model back keeps the variant, and the window
+ * keeps the monitor on the same scale (measured with 2.1.197).
+ */
+function resumeOf(report: SessionReport): Pick<Attempt, 'resumeModel' | 'resumeWindow'> {
+  return {
+    ...(report.model === undefined ? {} : { resumeModel: report.model }),
+    ...(report.snapshot.contextWindow === undefined ? {} : { resumeWindow: report.snapshot.contextWindow }),
+  };
 }
 
 function crossingText(report: SessionReport): string | undefined {
@@ -133,9 +149,10 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       {
         phaseId: phase.id, attemptId: attempt.id, sessionIndex, prompt: attempt.prompt,
         ...(attempt.resumeSessionId === undefined ? {} : { resumeSessionId: attempt.resumeSessionId }),
-        model, claudeCommand: config.claude_command, claudeArgs: config.claude_args, cwd: ctx.root, env,
+        model: attempt.resumeModel ?? model, claudeCommand: config.claude_command, claudeArgs: config.claude_args, cwd: ctx.root, env,
         logDir: path.join(ctx.runDir, 'sessions'), thresholdPercent: config.context_threshold, toolCallThreshold: config.tool_call_threshold,
-        contextWindow: config.context_window, stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
+        contextWindow: config.context_window, maxContextTokens: config.max_context_tokens > 0 ? config.max_context_tokens : undefined,
+        ...(attempt.resumeWindow === undefined ? {} : { inheritedContextWindow: attempt.resumeWindow }), stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
         sessionTimeoutMs: config.session_timeout, stallTimeoutMs: config.stall_timeout, signal: ctx.interrupt, forceStop: ctx.forceStop,
       },
       recorder,
@@ -161,9 +178,10 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
           return finish({ status: 'interrupted' });
         }
       }
+      const keepsModel = action.model === model;
       model = action.model;
       if (action.kind === 'resume') {
-        attempt = { ...attempt, prompt: buildRecoveryResumePrompt(failure.message), resumeSessionId: action.sessionId };
+        attempt = { ...attempt, prompt: buildRecoveryResumePrompt(failure.message), resumeSessionId: action.sessionId, ...(keepsModel ? resumeOf(report) : {}) };
         continue;
       }
       const checkpoint = await checkpointFrom(failure.message, report.lastActivity);
@@ -202,7 +220,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         return finish({ status: 'failed', reason: step.reason, hint: step.hint });
       case 'continue':
         recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${step.reason}: continuing the same session once with a reminder` });
-        attempt = { ...attempt, prompt: buildReminderPrompt(phase.id), resumeSessionId: report.sessionId, continued: true };
+        attempt = { ...attempt, prompt: buildReminderPrompt(phase.id), resumeSessionId: report.sessionId, continued: true, ...resumeOf(report) };
         continue;
       case 'restart': {
         const hit = report.crossing;

@@ -27,6 +27,10 @@ export interface SessionRequest {
   thresholdPercent: number;
   toolCallThreshold: number;
   contextWindow: number | undefined;
+  /** max_context_tokens: an absolute cap beside the threshold; undefined: none. */
+  maxContextTokens: number | undefined;
+  /** A resumed session: the window its attempt started with (claude's --resume forgets the [1m] variant). */
+  inheritedContextWindow?: number;
   /** False in one-shot mode: a crossing is reported, the session runs on. */
   stopOnCrossing: boolean;
   stopGraceMs: number;
@@ -99,6 +103,8 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     thresholdPercent: request.thresholdPercent,
     toolCallThreshold: request.toolCallThreshold,
     ...(request.contextWindow === undefined ? {} : { contextWindowOverride: request.contextWindow }),
+    ...(request.maxContextTokens === undefined ? {} : { maxContextTokens: request.maxContextTokens }),
+    ...(request.inheritedContextWindow === undefined ? {} : { inheritedContextWindow: request.inheritedContextWindow }),
     onLimit: (hit) => {
       crossing = hit;
       recorder.record({
@@ -226,6 +232,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     peakContextTokens: snapshot.peakTokens,
     peakContextPercent: snapshot.peakPercent,
     contextWindow: snapshot.contextWindow ?? 0,
+    ...(snapshot.limit === undefined ? {} : { contextLimitTokens: Math.round(snapshot.limit.tokens), contextLimitSource: snapshot.limit.source }),
     toolCalls: snapshot.toolCalls,
     // Without a result (a stopped session) claude reports no totals: the tokens come from the
     // stream, and the cost is marked unknown rather than shown as $0.

@@ -3,7 +3,7 @@
  * new state, so the frame is a function of the events seen and the clock.
  */
 import type { AgentEvent } from '../agent/index.js';
-import type { ContextSnapshot } from '../context/index.js';
+import type { ContextLimit, ContextSnapshot } from '../context/index.js';
 import type { AttemptKind, JournalEvent } from '../state/index.js';
 import type { RunStartInfo } from './reporter.js';
 
@@ -25,6 +25,8 @@ export interface LiveContext {
   contextWindow: number | undefined;
   percent: number;
   toolCalls: number;
+  /** Where the session will be stopped: context_threshold x window or max_context_tokens. */
+  limit?: ContextLimit;
 }
 
 export interface LiveState {
@@ -148,7 +150,7 @@ export function applyJournalEvent(state: LiveState, event: JournalEvent, now: nu
 export function applyAgentEvent(state: LiveState, event: AgentEvent, context: ContextSnapshot): LiveState {
   const next: LiveState = {
     ...state,
-    context: { usedTokens: context.usedTokens, contextWindow: context.contextWindow, percent: context.percent, toolCalls: context.toolCalls },
+    context: { usedTokens: context.usedTokens, contextWindow: context.contextWindow, percent: context.percent, toolCalls: context.toolCalls, ...(context.limit === undefined ? {} : { limit: context.limit }) },
   };
   if (event.type === 'result') next.currentCostUsd = numberOr(event.costUsd, 0) ?? 0;
   if (event.type === 'tool_start' && event.parentToolUseId === undefined) next.activity = `running ${event.name}`;

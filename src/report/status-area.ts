@@ -4,7 +4,7 @@
  */
 import type { Colors } from './color.js';
 import { renderGauge } from './context-gauge.js';
-import { formatCost, formatDuration, plural } from './format-units.js';
+import { formatCost, formatDuration, formatTokensShort, plural } from './format-units.js';
 import { costSoFar, type LiveState } from './live-state.js';
 import { truncateToWidth, visibleWidth } from './terminal-text.js';
 
@@ -74,12 +74,19 @@ function countersLine(state: LiveState, options: FrameOptions): string {
 }
 
 function contextLine(state: LiveState, options: FrameOptions, width: number): string {
-  const threshold = state.contextThreshold === undefined ? '' : options.colors.dim(` (restart at ${state.contextThreshold}%)`);
+  const limit = state.context?.limit;
+  const window = state.context?.contextWindow;
+  // max_context_tokens, where it comes before the percentage, moves the mark and says so.
+  const capped = limit?.source === 'max_context_tokens';
+  const markPercent = capped && window !== undefined && window > 0 ? (limit.tokens / window) * 100 : state.contextThreshold;
+  const threshold = capped
+    ? options.colors.dim(` (restart at ${formatTokensShort(limit.tokens)}: max_context_tokens)`)
+    : state.contextThreshold === undefined ? '' : options.colors.dim(` (restart at ${state.contextThreshold}%)`);
   if (state.context === undefined) return `  context ${options.colors.dim('no session yet')}${threshold}`;
   if (state.context.contextWindow === undefined && state.context.usedTokens === 0) return `  context ${options.colors.dim('waiting for the first response')}${threshold}`;
   // The bar takes what is left after the figures, within sensible bounds.
   const barWidth = Math.max(10, Math.min(40, width - 50));
-  const gauge = renderGauge({ ...state.context, thresholdPercent: state.contextThreshold }, { width: barWidth, unicode: options.unicode, colors: options.colors });
+  const gauge = renderGauge({ ...state.context, thresholdPercent: markPercent }, { width: barWidth, unicode: options.unicode, colors: options.colors });
   return `  context ${gauge}${threshold}`;
 }
 

@@ -96,6 +96,9 @@ export interface SessionEndedEvent extends Base {
   peakContextTokens: number;
   peakContextPercent: number;
   contextWindow: number;
+  /** Where the session was to be stopped: the lower of context_threshold x window and max_context_tokens. */
+  contextLimitTokens?: number;
+  contextLimitSource?: 'context_threshold' | 'max_context_tokens';
   toolCalls: number;
   costUsd: number;
   inputTokens: number;

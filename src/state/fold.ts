@@ -147,6 +147,9 @@ function endSession(phase: PhaseState, event: SessionEndedEvent): void {
   session.peakContextPercent = Math.max(session.peakContextPercent, count(event.peakContextPercent));
   session.peakContextTokens = Math.max(session.peakContextTokens, count(event.peakContextTokens));
   session.contextWindow = count(event.contextWindow) || session.contextWindow;
+  const limitTokens = optionalNumber(event.contextLimitTokens);
+  const limitSource = optionalString(event.contextLimitSource);
+  if (limitTokens !== undefined && limitSource !== undefined) Object.assign(session, { contextLimitTokens: limitTokens, contextLimitSource: limitSource });
   session.toolCalls = Math.max(session.toolCalls, count(event.toolCalls));
   session.costUsd = count(event.costUsd);
   if (event.costUnknown === true) session.costUnknown = true;

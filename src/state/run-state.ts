@@ -9,6 +9,9 @@ export interface SessionSummary {
   peakContextPercent: number;
   peakContextTokens: number;
   contextWindow: number;
+  /** The session's effective context limit and where it came from (context_threshold or max_context_tokens). */
+  contextLimitTokens?: number;
+  contextLimitSource?: string;
   toolCalls: number;
   costUsd: number;
   /** claude reported no cost for this session (no result line): costUsd is 0, not its cost. */

@@ -46,8 +46,9 @@ export default async function statusCommand(options: StatusOptions): Promise<num
   for (const id of state.phaseOrder) {
     for (const session of state.phases[id]?.sessions ?? []) {
       const window = session.contextWindow > 0 ? ` of ${session.contextWindow.toLocaleString('en-US')}` : '';
+      const limit = session.contextLimitTokens === undefined ? '' : `, limit ${session.contextLimitTokens.toLocaleString('en-US')} (${session.contextLimitSource ?? '?'})`;
       process.stdout.write(
-        `  ${id} #${session.sessionIndex}: ${session.ended ? (session.outcome ?? 'ended') : 'running or cut off'}, peak context ${session.peakContextPercent.toFixed(1)}% (${session.peakContextTokens.toLocaleString('en-US')}${window} tokens), ${session.toolCalls} tool calls${session.errorClass ? `, ${session.errorClass}` : ''}\n`,
+        `  ${id} #${session.sessionIndex}: ${session.ended ? (session.outcome ?? 'ended') : 'running or cut off'}, peak context ${session.peakContextPercent.toFixed(1)}% (${session.peakContextTokens.toLocaleString('en-US')}${window} tokens${limit}), ${session.toolCalls} tool calls${session.errorClass ? `, ${session.errorClass}` : ''}\n`,
       );
     }
   }
