@@ -1,5 +1,9 @@
-/** Gathers a checkpoint from the journal (progress, commits) and git (changed files, diff). */
-import { changedFilesSince, diffSummary } from '../git/index.js';
+/**
+ * Gathers a checkpoint from the journal (progress, last activity) and git (changed files, diff,
+ * the phase's commits, what is not committed yet). git is the truth about commits: it also sees
+ * those an earlier, interrupted run made, and those the agent made itself.
+ */
+import { changedFilesSince, commitsSince, diffSummary, headSha } from '../git/index.js';
 import type { PhaseState } from '../state/index.js';
 import type { Checkpoint } from './checkpoint.js';
 
@@ -9,25 +13,42 @@ export interface CaptureInput {
   phaseTitle: string;
   /** HEAD when the phase started; undefined in a repo with no commits. */
   baseSha: string | undefined;
-  useGit: boolean;
+  /** Whether root is in a git repository (whether or not debussy commits there). */
+  gitRepo: boolean;
   sessionNumber: number;
   reason: string;
+  /** The ending session's last steps; empty: the journal's (an earlier run's, on a resume). */
   lastActivity: string[];
 }
 
+function commitLine(sha: string, subject: string): string {
+  return `${sha.slice(0, 10)} ${subject}`;
+}
+
+async function gitFacts(root: string, baseSha: string | undefined) {
+  const head = await headSha(root);
+  const [changedFiles, summary, commits, uncommitted] = await Promise.all([
+    changedFilesSince(root, baseSha),
+    diffSummary(root, baseSha, 40),
+    baseSha === undefined ? undefined : commitsSince(root, baseSha),
+    changedFilesSince(root, head),
+  ]);
+  return { changedFiles, summary, commits: commits?.map((c) => commitLine(c.sha, c.subject)), uncommittedFiles: uncommitted.length };
+}
+
 export async function captureCheckpoint(input: CaptureInput): Promise<Checkpoint> {
-  const [changedFiles, summary] = input.useGit
-    ? await Promise.all([changedFilesSince(input.root, input.baseSha), diffSummary(input.root, input.baseSha, 40)])
-    : [[], ''];
+  const git = input.gitRepo ? await gitFacts(input.root, input.baseSha) : undefined;
+  const journalCommits = input.phase.commits.map((commit) => commitLine(commit.sha, commit.message.split('\n')[0] ?? ''));
   return {
     phaseId: input.phase.id,
     phaseTitle: input.phaseTitle,
     sessionNumber: input.sessionNumber,
     reason: input.reason,
     progress: input.phase.progress.map((entry) => entry.message),
-    changedFiles,
-    diffSummary: summary,
-    lastActivity: input.lastActivity,
-    commits: input.phase.commits.map((commit) => `${commit.sha.slice(0, 10)} ${commit.message.split('\n')[0] ?? ''}`),
+    changedFiles: git?.changedFiles ?? [],
+    diffSummary: git?.summary ?? '',
+    lastActivity: input.lastActivity.length > 0 ? input.lastActivity : input.phase.lastActivity,
+    commits: git?.commits ?? journalCommits,
+    ...(git === undefined ? {} : { uncommittedFiles: git.uncommittedFiles }),
   };
 }

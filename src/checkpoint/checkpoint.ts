@@ -15,6 +15,11 @@ export interface Checkpoint {
   diffSummary: string;
   /** The last few things the agent did (condensed tool calls and text), oldest first. */
   lastActivity: string[];
-  /** Commits made during the phase so far. */
+  /** Commits made during the phase so far (`sha subject`), by debussy or by the agent. */
   commits: string[];
+  /**
+   * How many of the changed files differ from HEAD (changed, staged, new): work not committed
+   * yet. Undefined when git is not used: then nothing is known about it.
+   */
+  uncommittedFiles?: number;
 }

@@ -10,10 +10,22 @@ function section(title: string, lines: string[], empty: string): string {
   return `## ${title}\n${lines.length > 0 ? lines.join('\n') : empty}`;
 }
 
+/** Where the earlier sessions' work is: committed, in the working tree, or both. */
+export function describeWorkState(checkpoint: Pick<Checkpoint, 'commits' | 'uncommittedFiles'>): string {
+  const committed = checkpoint.commits.length > 0;
+  const uncommitted = checkpoint.uncommittedFiles;
+  if (uncommitted === undefined) return committed ? 'Its work is kept and committed.' : 'Its work is kept in the working tree.';
+  const files = `${uncommitted} file${uncommitted === 1 ? '' : 's'}`;
+  if (committed && uncommitted > 0) return `Its work is partly committed (see the commits below); ${files} in the working tree differ from the last commit and are not committed yet.`;
+  if (committed) return 'Its work is committed (see the commits below); the working tree has nothing uncommitted.';
+  if (uncommitted > 0) return `Its work is not committed: it is in the working tree (${files} differ from the last commit).`;
+  return 'It left no changes: nothing is committed and the working tree is clean.';
+}
+
 export function renderCheckpoint(checkpoint: Checkpoint): string {
   const parts = [
     `${CHECKPOINT_HEADING} ${checkpoint.phaseId} (${checkpoint.phaseTitle}), session ${checkpoint.sessionNumber}`,
-    `An earlier session of this phase ended: ${checkpoint.reason}. Its work is kept${checkpoint.commits.length > 0 ? ' and committed' : ' in the working tree'}. ` +
+    `An earlier session of this phase ended: ${checkpoint.reason}. ${describeWorkState(checkpoint)} ` +
       'Do not redo finished work: check the files below, continue from where it stopped, and keep recording progress.',
     section('Progress recorded so far', checkpoint.progress.map((entry, i) => `${i + 1}. ${entry}`), '(none recorded: inspect the changed files)'),
     section('Files changed since the phase started', checkpoint.changedFiles.map((file) => `- ${file}`), '(none)'),

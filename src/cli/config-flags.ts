@@ -35,6 +35,8 @@ export function configOverridesFrom(options: Record<string, unknown>): ConfigOve
     if (!('flag' in def)) continue;
     const value = options[optionName(def.flag)];
     if (value === undefined) continue;
+    // commander gives a lone --no-x flag the value true when it is not given: only false is the user's.
+    if (def.flag.startsWith('--no-') && value === true) continue;
     overrides[key] = value;
   }
   return overrides;

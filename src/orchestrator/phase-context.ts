@@ -3,6 +3,7 @@ import type { DebussyConfig } from '../config/index.js';
 import type { Plan } from '../plan/types.js';
 import type { ExitCodeName } from '../errors/index.js';
 import type { Reporter } from '../report/reporter.js';
+import type { PhaseState } from '../state/index.js';
 import type { RunRecovery } from './run-recovery.js';
 import type { RunRecorder } from './run-recorder.js';
 
@@ -17,6 +18,8 @@ export interface PhaseContext {
   reporter: Required<Reporter>;
   /** Whether debussy may commit (auto_commit on and inside a git repository). */
   useGit: boolean;
+  /** Whether root is inside a git repository (checkpoints read git even when debussy does not commit). */
+  gitRepo: boolean;
   /** First Ctrl-C / SIGTERM: stop gracefully. */
   interrupt: AbortSignal;
   /** Second Ctrl-C: end everything now. */
@@ -44,4 +47,6 @@ export interface PhaseCarry {
   /** Set when resuming an interrupted phase: start from a checkpoint of its last state. */
   resumeReason?: string;
   baseSha?: string;
+  /** On a resume: the interrupted run, and what it recorded that the new journal lacks. */
+  resumedFrom?: { runId: string; progress: PhaseState['progress']; lastActivity: string[] };
 }

@@ -77,8 +77,12 @@ function crossingText(report: SessionReport): string | undefined {
 
 export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarry): Promise<PhaseResult> {
   const { config, recorder } = ctx;
-  const baseSha = carry.baseSha ?? (ctx.useGit ? await headSha(ctx.root) : undefined);
+  const baseSha = carry.baseSha ?? (ctx.gitRepo ? await headSha(ctx.root) : undefined);
   recorder.record({ type: 'phase_started', phaseId: phase.id, title: phase.title, ...(baseSha === undefined ? {} : { baseSha }) });
+  if (carry.resumedFrom) {
+    const from = carry.resumedFrom;
+    recorder.record({ type: 'phase_resumed', phaseId: phase.id, fromRunId: from.runId, progress: from.progress, lastActivity: from.lastActivity });
+  }
   await markPlanStatus(ctx, phase.id, 'in_progress');
 
   const phasePrompt = buildPhasePrompt({ plan: ctx.plan, phase, projectRoot: ctx.root });
@@ -97,7 +101,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   };
 
   const checkpointFrom = async (reason: string, lastActivity: string[]): Promise<Checkpoint> =>
-    captureCheckpoint({ root: ctx.root, phase: await phaseState(), phaseTitle: phase.title, baseSha, useGit: ctx.useGit, sessionNumber: sessionIndex + 1, reason, lastActivity });
+    captureCheckpoint({ root: ctx.root, phase: await phaseState(), phaseTitle: phase.title, baseSha, gitRepo: ctx.gitRepo, sessionNumber: sessionIndex + 1, reason, lastActivity });
 
   const startAttempt = (kind: AttemptKind, prompt: string): Attempt => {
     const attempt: Attempt = { id: newAttemptId(), kind, prompt, resumeSessionId: undefined, continued: false };

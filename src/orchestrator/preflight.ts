@@ -43,6 +43,7 @@ export async function loadAuditedPlan(planPath: string, config: DebussyConfig, c
 export interface PreflightResult {
   claudePath: string;
   useGit: boolean;
+  gitRepo: boolean;
 }
 
 export async function checkPrerequisites(root: string, config: DebussyConfig, env: NodeJS.ProcessEnv): Promise<PreflightResult> {
@@ -68,5 +69,5 @@ export async function checkPrerequisites(root: string, config: DebussyConfig, en
       'Commit or stash them first, or pass --allow-dirty.',
     );
   }
-  return { claudePath, useGit: config.auto_commit && inRepo };
+  return { claudePath, useGit: config.auto_commit && inRepo, gitRepo: inRepo };
 }

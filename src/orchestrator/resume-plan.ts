@@ -49,6 +49,7 @@ export function planResume(input: ResumeInput): ResumePlan {
         sessions: state.sessions.length,
         resumeReason: `run ${prior.runId} was interrupted during this phase`,
         ...(state.baseSha === undefined ? {} : { baseSha: state.baseSha }),
+        resumedFrom: { runId: prior.runId, progress: state.progress, lastActivity: state.lastActivity },
       });
     }
   }

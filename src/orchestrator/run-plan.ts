@@ -111,7 +111,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     inbox = new SignalInbox(path.join(dir, 'inbox'), input.env).start();
     const ctx: PhaseContext = {
       root, plan, config, runId, runDir: dir, shimDir: writeDebussyShim(path.join(dir, 'bin'), inbox), recorder, reporter,
-      useGit: prereq.useGit, interrupt: input.interrupt, forceStop: input.forceStop, env: input.env,
+      useGit: prereq.useGit, gitRepo: prereq.gitRepo, interrupt: input.interrupt, forceStop: input.forceStop, env: input.env,
       recovery: createRunRecovery(config, previousEvents),
     };
     const done = new Set(resume.completed.keys());

@@ -242,6 +242,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     ...(end.result === undefined ? { costUnknown: true } : {}),
     durationMs: end.durationMs,
     ...(end.lastApiError === undefined ? {} : { message: end.lastApiError }),
+    ...(lastActivity.length === 0 ? {} : { lastActivity }),
   });
 
   return { end, crossing, stoppedBy, snapshot, sessionId, model, lastActivity, lastApiError, lastRetry };

@@ -25,6 +25,8 @@ function journalLine(event: JournalEvent): JournalLine | undefined {
       return { level: 'info', text: `run ${event.runId} started: ${event.planName} (${event.phaseIds.length} phases)${event.resumedFrom ? `, resuming run ${event.resumedFrom}` : ''}` };
     case 'phase_started':
       return { level: 'info', text: `phase ${event.phaseId} started: ${event.title}` };
+    case 'phase_resumed':
+      return { level: 'info', text: `phase ${event.phaseId}: continues run ${event.fromRunId} (${event.progress.length === 1 ? '1 progress entry' : `${event.progress.length} progress entries`} carried over)` };
     case 'attempt_started':
       return event.kind === 'initial' ? undefined : { level: 'info', text: `phase ${event.phaseId}: ${event.kind} session (restarts ${event.restart}, retries ${event.retry})` };
     case 'session_started':

@@ -108,6 +108,21 @@ export interface SessionEndedEvent extends Base {
   durationMs: number;
   errorClass?: string;
   message?: string;
+  /** The session's last few steps (condensed tool calls and text): a later checkpoint shows them. */
+  lastActivity?: string[];
+}
+
+/**
+ * A phase this run continues from an interrupted run: what that run (and any it continued) knew
+ * that the journal of this run would otherwise lack. Folded in as if recorded here, so a resume of
+ * this run carries it on too.
+ */
+export interface PhaseResumedEvent extends Base {
+  type: 'phase_resumed';
+  phaseId: string;
+  fromRunId: string;
+  progress: { message: string; ts: string; attemptId?: string }[];
+  lastActivity: string[];
 }
 
 export interface ContextCrossedEvent extends Base {
@@ -228,6 +243,7 @@ export type JournalEvent =
   | RunEndedEvent
   | PhaseStartedEvent
   | PhaseEndedEvent
+  | PhaseResumedEvent
   | AttemptStartedEvent
   | SessionStartedEvent
   | SessionEndedEvent

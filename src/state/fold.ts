@@ -8,6 +8,7 @@ import type {
   CommitEvent,
   ContextCrossedEvent,
   JournalEvent,
+  PhaseResumedEvent,
   RunStartedEvent,
   SessionEndedEvent,
   SessionStartedEvent,
@@ -37,6 +38,7 @@ function newPhase(id: string): PhaseState {
     sessions: [],
     commits: [],
     progress: [],
+    lastActivity: [],
     signals: [],
     gates: [],
     peakContextPercent: 0,
@@ -161,6 +163,8 @@ function endSession(phase: PhaseState, event: SessionEndedEvent): void {
   if (sessionId !== undefined) session.sessionId = sessionId;
   const errorClass = optionalString(event.errorClass);
   if (errorClass !== undefined) session.errorClass = errorClass;
+  const lastActivity = stringList(event.lastActivity);
+  if (lastActivity.length > 0) phase.lastActivity = lastActivity;
   phase.peakContextPercent = Math.max(phase.peakContextPercent, session.peakContextPercent);
   phase.costUsd += session.costUsd;
   if (session.costUnknown === true) phase.sessionsWithoutCost += 1;
@@ -177,6 +181,21 @@ function crossContext(phase: PhaseState, event: ContextCrossedEvent): void {
   session.peakContextTokens = Math.max(session.peakContextTokens, count(event.usedTokens));
   session.contextWindow = count(event.contextWindow) || session.contextWindow;
   session.toolCalls = Math.max(session.toolCalls, count(event.toolCalls));
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter(isString) : [];
+}
+
+/** What an interrupted run knew about the phase comes first: it happened before this run. */
+function resumePhase(phase: PhaseState, event: PhaseResumedEvent): void {
+  const carried = Array.isArray(event.progress) ? event.progress : [];
+  const progress = carried
+    .filter((entry): entry is { message: string; ts: string; attemptId?: string } => typeof entry === 'object' && entry !== null && isString(entry.message))
+    .map((entry) => ({ message: entry.message, ts: String(entry.ts), ...(isString(entry.attemptId) ? { attemptId: entry.attemptId } : {}) }));
+  phase.progress = [...progress, ...phase.progress];
+  const lastActivity = stringList(event.lastActivity);
+  if (phase.lastActivity.length === 0) phase.lastActivity = lastActivity;
 }
 
 function recordCommit(phase: PhaseState, event: CommitEvent): void {
@@ -249,6 +268,8 @@ function applyToPhase(state: RunState, event: JournalEvent): void {
     case 'signal':
       phase.signals.push(event);
       return;
+    case 'phase_resumed':
+      return resumePhase(phase, event);
     case 'progress':
       phase.progress.push({ message: String(event.message), ts: event.ts, ...(isString(event.attemptId) ? { attemptId: event.attemptId } : {}) });
       return;

@@ -41,7 +41,10 @@ export interface PhaseState {
   currentAttemptId?: string;
   sessions: SessionSummary[];
   commits: { sha: string; message: string; purpose: string }[];
+  /** Progress the agent recorded, with what an interrupted run this one continues recorded first. */
   progress: { message: string; ts: string; attemptId?: string }[];
+  /** The last steps of the phase's latest ended session (from an earlier run on a resume). */
+  lastActivity: string[];
   /** Every signal for the phase, current attempt or not: see `signalForAttempt`. */
   signals: SignalEvent[];
   gates: GateResultEvent[];
