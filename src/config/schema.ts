@@ -63,6 +63,10 @@ export const CONFIG_SCHEMA = {
     kind: 'boolean', default: false, group: 'git',
     description: "Also commit a phase's work when it finally fails (otherwise it stays in the working tree).",
   },
+  commit_secrets: {
+    kind: 'boolean', default: false, group: 'git',
+    description: 'Also commit files the agent wrote whose names look like credentials (.env files, private keys, .pem files, credentials files); off: they stay uncommitted and a warning names them.',
+  },
   allow_dirty: {
     kind: 'boolean', default: false, flag: '--allow-dirty', group: 'git',
     description: 'Start a run even when tracked files have uncommitted changes.',
@@ -199,6 +203,7 @@ export interface DebussyConfig {
   stop_grace: number;
   auto_commit: boolean;
   commit_on_failure: boolean;
+  commit_secrets: boolean;
   allow_dirty: boolean;
   model: string | undefined;
   claude_command: string;

@@ -1,9 +1,10 @@
-import { access, constants } from 'node:fs/promises';
+import { access, constants, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GitError } from '../errors/index.js';
-import { gitPath, headSha, isGitRepo } from './repo.js';
+import { emptyTreeSha, gitPath, headSha, isGitRepo } from './repo.js';
 import { restoreIndex, snapshotIndex, type IndexSnapshot } from './index-snapshot.js';
 import { firstLines, gitStdout, runGit, splitNul, type GitOutput } from './run-git.js';
-import { DEBUSSY_RUN_DATA_PATHS, excludePathspecs } from './run-data.js';
 
 export interface CommitResult {
   committed: boolean;
@@ -22,37 +23,62 @@ const REPORTED_OUTPUT_LINES = 20;
 const COMMIT_HOOKS = ['pre-commit', 'prepare-commit-msg', 'commit-msg'] as const;
 
 /**
- * Stages everything under `root` that git does not ignore (new, modified and deleted files),
- * except debussy's run data and `options.exclude` (paths relative to root), and commits it.
+ * Commits exactly `paths` (relative to root) as they are in the working tree: new, modified or
+ * deleted. Nothing else goes in, whatever the index holds: what the user staged for other paths
+ * stays staged and out of the commit (git's `commit --only`, which builds the commit from HEAD
+ * plus these paths in a temporary index). Paths are taken literally, never as globs.
  *
  * Nothing is ever taken out of the working tree: if staging or the commit fails (a hook exiting
  * non-zero, a missing identity, a held lock), the index is put back byte for byte as it was and
  * the result says why. Throws only when `root` is not inside a git working tree.
  */
-export async function commitAll(root: string, message: string, options: { exclude?: string[] } = {}): Promise<CommitResult> {
+export async function commitPaths(root: string, message: string, paths: readonly string[]): Promise<CommitResult> {
   if (!(await isGitRepo(root))) {
     throw new GitError(`cannot commit: ${root} is not inside a git working tree`, {
       hint: 'Run `git init` there, or turn auto-commit off with --no-auto-commit.',
     });
   }
+  if (paths.length === 0) return { committed: false, files: [], reason: 'nothing-to-commit' };
   const snapshot = await snapshotIndex(root);
+  const pathspec = await writePathspecFile(paths);
+  try {
+    const add = await runGit(root, ['--literal-pathspecs', 'add', '--all', ...pathspec.args]);
+    if (add.exitCode !== 0) return await failed(snapshot, 'error', add);
 
-  // `git add` exits 1 when an exclude pathspec names a path the project already ignores, so only
-  // the excludes that .gitignore does not cover are passed.
-  const excludes = await notIgnored(root, [...DEBUSSY_RUN_DATA_PATHS, ...(options.exclude ?? [])]);
-  const add = await runGit(root, ['add', '--all', '--', '.', ...excludePathspecs(excludes)]);
-  if (add.exitCode !== 0) return failed(snapshot, 'error', add);
-
-  const anythingStaged = await runGit(root, ['diff', '--cached', '--quiet']);
-  if (anythingStaged.exitCode === 0) return { committed: false, files: [], reason: 'nothing-to-commit' };
-  if (anythingStaged.exitCode !== 1) return failed(snapshot, 'error', anythingStaged);
-
-  const commit = await runGit(root, [...(await identityOverrides(root)), 'commit', '--quiet', '--message', message]);
-  if (commit.exitCode !== 0) return failed(snapshot, (await hasCommitHook(root)) ? 'hook-failed' : 'error', commit);
+    // A path can differ from HEAD only in the index while its file equals HEAD: nothing to record.
+    const wanted = new Set(paths);
+    const base = (await headSha(root)) ?? (await emptyTreeSha(root));
+    const stagedNow = splitNul(await gitStdout(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--relative', base]));
+    const recordable = stagedNow.filter((path) => wanted.has(path));
+    if (recordable.length === 0) {
+      await restoreIndex(snapshot);
+      return { committed: false, files: [], reason: 'nothing-to-commit' };
+    }
+    const only = recordable.length === paths.length ? pathspec : await writePathspecFile(recordable);
+    try {
+      const commit = await runGit(root, [...(await identityOverrides(root)), '--literal-pathspecs', 'commit', '--quiet', '--only', '--message', message, ...only.args]);
+      if (commit.exitCode !== 0) return await failed(snapshot, (await hasCommitHook(root)) ? 'hook-failed' : 'error', commit);
+    } finally {
+      if (only !== pathspec) await only.remove();
+    }
+  } finally {
+    await pathspec.remove();
+  }
 
   const sha = await headSha(root);
   if (sha === undefined) throw new GitError(`git commit succeeded in ${root} but HEAD is unborn`);
   return { committed: true, sha, files: await filesInCommit(root, sha) };
+}
+
+/**
+ * The paths in a NUL-separated file git reads with --pathspec-from-file: a phase can change more
+ * files than a command line holds.
+ */
+async function writePathspecFile(paths: readonly string[]): Promise<{ args: string[]; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'debussy-pathspec-'));
+  const file = join(dir, 'paths');
+  await writeFile(file, paths.map((path) => `${path}\0`).join(''));
+  return { args: [`--pathspec-from-file=${file}`, '--pathspec-file-nul'], remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 async function failed(snapshot: IndexSnapshot, reason: 'hook-failed' | 'error', output: GitOutput): Promise<CommitResult> {
@@ -96,15 +122,4 @@ async function hasCommitHook(root: string): Promise<boolean> {
 async function filesInCommit(root: string, sha: string): Promise<string[]> {
   const output = await gitStdout(root, ['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', '--no-renames', '--relative', sha]);
   return splitNul(output);
-}
-
-/** The paths among `paths` that git does not ignore (existing or not). */
-async function notIgnored(root: string, paths: readonly string[]): Promise<string[]> {
-  if (paths.length === 0) return [];
-  const check = await runGit(root, ['check-ignore', '--no-index', '--', ...paths]);
-  // Exit 1: none ignored; 0: some ignored (listed); anything else: be safe and exclude them all.
-  if (check.exitCode === 1) return [...paths];
-  if (check.exitCode !== 0) return [...paths];
-  const ignored = new Set(check.stdout.split('\n').filter((line) => line !== ''));
-  return paths.filter((path) => !ignored.has(path));
 }

@@ -1,22 +1,103 @@
-/** The auto-commits a phase makes, each recorded in the journal; a failing hook never loses work. */
-import { buildCommitMessage, commitAll, type CommitMessageInput } from '../git/index.js';
-import type { PhaseContext } from './phase-context.js';
+/**
+ * The auto-commits a phase makes. They hold only what changed during the phase's sessions: the
+ * user's changes (recorded before the agent first runs, carried over a resume) and credential-like
+ * files stay out, and a warning names each one once. Every commit is recorded in the journal; a
+ * failing hook never loses work.
+ */
+import {
+  buildCommitMessage, commitPaths, decideCommitScope, userChangesAtPhaseStart, userChangesAtResume, workingTreeStatus,
+  type CommitMessageInput, type LeftOut, type LeftOutReason, type UserChange,
+} from '../git/index.js';
+import type { PhaseCarry, PhaseContext } from './phase-context.js';
 
-export async function commitPhaseWork(ctx: PhaseContext, input: Omit<CommitMessageInput, 'planName'>): Promise<string | undefined> {
-  if (!ctx.useGit) return undefined;
-  const message = ctx.recorder.redact(buildCommitMessage({ planName: ctx.plan.name, ...input }));
-  const result = await commitAll(ctx.root, message);
-  if (result.committed && result.sha) {
-    ctx.recorder.record({ type: 'commit', phaseId: input.phaseId, sha: result.sha, message, files: result.files.length, purpose: input.purpose });
-    return result.sha;
+export class PhaseCommits {
+  /** `reason\0path` of every left-out path already named in a warning. */
+  private readonly named = new Set<string>();
+
+  private constructor(
+    private readonly ctx: PhaseContext,
+    private readonly phaseId: string,
+    private readonly userChanges: readonly UserChange[],
+  ) {}
+
+  /**
+   * Records which changes in the working tree are the user's, before the agent runs: on a first
+   * start everything that differs from HEAD; on a resume the recorded set (never a new one, or
+   * the dead run's work would count as the user's) plus what changed while debussy was stopped.
+   */
+  static async start(ctx: PhaseContext, phaseId: string, carry: PhaseCarry): Promise<PhaseCommits> {
+    if (!ctx.useGit) return new PhaseCommits(ctx, phaseId, []);
+    const status = await workingTreeStatus(ctx.root);
+    const userChanges =
+      carry.userChanges === undefined
+        ? userChangesAtPhaseStart(status)
+        : userChangesAtResume({ recorded: carry.userChanges, status, uncommittedAtStop: carry.uncommittedAtStop });
+    ctx.recorder.record({ type: 'user_changes', phaseId, changes: userChanges });
+    return new PhaseCommits(ctx, phaseId, userChanges);
   }
-  if (result.reason === 'hook-failed' || result.reason === 'error') {
-    const why = result.reason === 'hook-failed' ? 'a commit hook refused it' : 'git failed';
-    ctx.recorder.record({
-      type: 'commit_failed',
-      phaseId: input.phaseId,
-      message: `auto-commit skipped (${why}): ${(result.error ?? '').split('\n').slice(0, 3).join(' ')}; the work stays in the working tree`,
-    });
+
+  /** Commits the phase's work; the sha, or undefined when nothing was committed. */
+  async commit(input: Omit<CommitMessageInput, 'planName'>): Promise<string | undefined> {
+    const { ctx } = this;
+    if (!ctx.useGit) return undefined;
+    const status = await workingTreeStatus(ctx.root);
+    const scope = decideCommitScope({ userChanges: this.userChanges, changed: [...status.trackedChanges, ...status.untracked], commitSecrets: ctx.config.commit_secrets });
+    this.warnLeftOut(scope.leftOut);
+    const message = ctx.recorder.redact(buildCommitMessage({ planName: ctx.plan.name, ...input }));
+    const result = await commitPaths(ctx.root, message, scope.commit);
+    if (input.purpose === 'interrupted') await this.recordUncommittedAtStop();
+    if (result.committed && result.sha) {
+      ctx.recorder.record({ type: 'commit', phaseId: input.phaseId, sha: result.sha, message, files: result.files.length, purpose: input.purpose });
+      return result.sha;
+    }
+    if (result.reason === 'hook-failed' || result.reason === 'error') {
+      const why = result.reason === 'hook-failed' ? 'a commit hook refused it' : 'git failed';
+      ctx.recorder.record({
+        type: 'commit_failed',
+        phaseId: input.phaseId,
+        message: `auto-commit skipped (${why}): ${(result.error ?? '').split('\n').slice(0, 3).join(' ')}; the work stays in the working tree`,
+      });
+    }
+    return undefined;
   }
-  return undefined;
+
+  private warnLeftOut(leftOut: readonly LeftOut[]): void {
+    const fresh = leftOut.filter((entry) => !this.named.has(`${entry.reason}\0${entry.path}`));
+    if (fresh.length === 0) return;
+    for (const entry of fresh) this.named.add(`${entry.reason}\0${entry.path}`);
+    this.ctx.recorder.record({ type: 'notice', level: 'warning', phaseId: this.phaseId, message: describeLeftOut(fresh) });
+  }
+
+  /** After a graceful stop: what stays uncommitted, so a resume can tell the user's later edits apart. */
+  private async recordUncommittedAtStop(): Promise<void> {
+    const status = await workingTreeStatus(this.ctx.root);
+    this.ctx.recorder.record({ type: 'uncommitted_at_stop', phaseId: this.phaseId, paths: [...new Set([...status.trackedChanges, ...status.untracked])].sort() });
+  }
+}
+
+const REASON_TEXT: Record<LeftOutReason, string> = {
+  untracked_before_phase: 'untracked before the phase began',
+  modified_before_phase: 'modified before the phase began',
+  changed_between_runs: 'changed while debussy was stopped',
+  looks_like_credentials: 'look like credentials; set commit_secrets: true to commit such files',
+};
+
+const NAMES_PER_REASON = 8;
+
+/**
+ * The warning that names what a phase's commit left in the working tree, grouped by reason (the
+ * notice adds the phase):
+ *   not committed, left as they are in the working tree: .env (untracked before the phase began); ...
+ * Pure.
+ */
+export function describeLeftOut(leftOut: readonly LeftOut[]): string {
+  const groups: string[] = [];
+  for (const reason of Object.keys(REASON_TEXT) as LeftOutReason[]) {
+    const paths = leftOut.filter((entry) => entry.reason === reason).map((entry) => entry.path);
+    if (paths.length === 0) continue;
+    const shown = paths.slice(0, NAMES_PER_REASON).join(', ');
+    const more = paths.length > NAMES_PER_REASON ? ` and ${paths.length - NAMES_PER_REASON} more` : '';
+    groups.push(`${shown}${more} (${REASON_TEXT[reason]})`);
+  }
+  return `not committed, left as they are in the working tree: ${groups.join('; ')}`;
 }

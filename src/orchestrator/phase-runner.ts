@@ -18,7 +18,7 @@ import { decideNextStep, type NextStep } from './next-step.js';
 import { notifyGiveUp } from './give-up-notice.js';
 import { checkNotes } from './notes-check.js';
 import { decideRecovery, sessionFailed } from './session-failure.js';
-import { commitPhaseWork } from './phase-commits.js';
+import { PhaseCommits } from './phase-commits.js';
 import { markPlanStatus } from './plan-status.js';
 import type { PhaseCarry, PhaseContext, PhaseResult } from './phase-context.js';
 import { runSession, type SessionReport } from './session-runner.js';
@@ -83,6 +83,8 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
     const from = carry.resumedFrom;
     recorder.record({ type: 'phase_resumed', phaseId: phase.id, fromRunId: from.runId, progress: from.progress, lastActivity: from.lastActivity });
   }
+  // Before anything of the phase touches the tree: what differs from HEAD now is the user's.
+  const commits = await PhaseCommits.start(ctx, phase.id, carry);
   await markPlanStatus(ctx, phase.id, 'in_progress');
 
   const phasePrompt = buildPhasePrompt({ plan: ctx.plan, phase, projectRoot: ctx.root });
@@ -130,7 +132,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       });
     }
     if (result.status === 'failed' && config.commit_on_failure) {
-      await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_failed', reason: result.reason });
+      await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_failed', reason: result.reason });
     }
     const reason = 'reason' in result ? result.reason : undefined;
     const status = result.status === 'interrupted' ? 'in_progress' : result.status === 'aborted' ? 'failed' : result.status;
@@ -141,7 +143,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   for (;;) {
     // A Ctrl-C that came while debussy was committing or waiting: start nothing new.
     if (ctx.interrupt.aborted) {
-      await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
+      await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
       return finish({ status: 'interrupted' });
     }
     sessionIndex += 1;
@@ -174,11 +176,11 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         return finish({ status: 'aborted', reason: action.reason, hint: action.hint, exitKind: action.exitKind });
       }
       retries = action.nextState.retries;
-      if (action.kind !== 'resume') await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: failure.message });
+      if (action.kind !== 'resume') await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: failure.message });
       if (action.delayMs > 0) {
         ctx.reporter.notice('warning', `phase ${phase.id}: waiting ${(action.delayMs / 1000).toFixed(1)} s before the next session (${action.waitReason})`);
         if (!(await waitUnlessInterrupted(action.delayMs, ctx.interrupt))) {
-          await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
+          await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
           return finish({ status: 'interrupted' });
         }
       }
@@ -216,7 +218,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
 
     switch (step.kind) {
       case 'interrupted':
-        await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
+        await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
         return finish({ status: 'interrupted' });
       case 'blocked':
         return finish({ status: 'blocked', reason: step.reason });
@@ -228,7 +230,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         continue;
       case 'restart': {
         const hit = report.crossing;
-        await commitPhaseWork(ctx, {
+        await commits.commit({
           phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', restart: restarts + 1, maxRestarts: config.max_restarts,
           ...(hit ? { contextPercent: hit.percent, contextTokens: hit.usedTokens } : {}),
           ...(hit?.contextWindow === undefined ? {} : { contextWindow: hit.contextWindow }),
@@ -241,7 +243,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         continue;
       }
       case 'retry': {
-        await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: step.reason });
+        await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: step.reason });
         retries += 1;
         recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${step.reason}: retry ${retries}/${config.max_retries} in a fresh session` });
         const checkpoint = await checkpointFrom(step.reason, report.lastActivity);
@@ -262,7 +264,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         }
         if (failed.length === 0) {
           for (const problem of problems) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${problem} (accepted: gates pass and no retries left)` });
-          await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_completed' });
+          await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_completed' });
           return finish({ status: 'completed' });
         }
         const names = failed.map((o) => o.name).join(', ');
@@ -270,7 +272,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
           return finish({ status: 'failed', reason: `gate(s) ${names} still failing after ${retries} remediation session(s) (max_retries ${config.max_retries})`, hint: 'Run the gates yourself (`debussy done --phase ID --verify` shows them) and fix what remains.' });
         }
         retries += 1;
-        await commitPhaseWork(ctx, { phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: `gates failed: ${names}` });
+        await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: `gates failed: ${names}` });
         recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `verification failed (${names}): remediation ${retries}/${config.max_retries}` });
         attempt = startAttempt('remediation', buildRemediationPrompt({ phaseId: phase.id, failedGates: failed, otherProblems: problems }, phasePrompt));
         continue;

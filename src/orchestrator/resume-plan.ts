@@ -49,6 +49,8 @@ export function planResume(input: ResumeInput): ResumePlan {
         sessions: state.sessions.length,
         resumeReason: `run ${prior.runId} was interrupted during this phase`,
         ...(state.baseSha === undefined ? {} : { baseSha: state.baseSha }),
+        ...(state.userChanges === undefined ? {} : { userChanges: state.userChanges }),
+        ...(state.uncommittedAtStop === undefined ? {} : { uncommittedAtStop: state.uncommittedAtStop }),
         resumedFrom: { runId: prior.runId, progress: state.progress, lastActivity: state.lastActivity },
       });
     }

@@ -3,6 +3,7 @@
  * a run is the fold of its events (see fold.ts). Fields are optional on the wire: readers narrow
  * with `isJournalEvent` and tolerate what they do not know.
  */
+import type { UserChange } from '../git/commit-scope.js';
 import type { PhaseStatus } from '../plan/types.js';
 
 export const JOURNAL_VERSION = 1;
@@ -161,6 +162,23 @@ export interface CommitFailedEvent extends Base {
   message: string;
 }
 
+/**
+ * The changes in the working tree that are the user's, which the phase's commits leave alone:
+ * recorded when the phase first starts (before the agent runs) and again, extended, on a resume.
+ */
+export interface UserChangesEvent extends Base {
+  type: 'user_changes';
+  phaseId: string;
+  changes: UserChange[];
+}
+
+/** What a gracefully stopped phase left uncommitted, so a resume can tell later edits apart. */
+export interface UncommittedAtStopEvent extends Base {
+  type: 'uncommitted_at_stop';
+  phaseId: string;
+  paths: string[];
+}
+
 export interface RestartEvent extends Base {
   type: 'restart';
   phaseId: string;
@@ -251,6 +269,8 @@ export type JournalEvent =
   | StopRequestedEvent
   | CommitEvent
   | CommitFailedEvent
+  | UserChangesEvent
+  | UncommittedAtStopEvent
   | RestartEvent
   | SignalEvent
   | ProgressEvent

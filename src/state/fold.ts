@@ -14,12 +14,16 @@ import type {
   SessionStartedEvent,
 } from './events.js';
 import type { PhaseState, RunState, SessionSummary } from './run-state.js';
+import type { UserChange, UserChangeOrigin } from '../git/commit-scope.js';
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 const optionalString = (value: unknown): string | undefined => (isString(value) ? value : undefined);
 const optionalNumber = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+const USER_CHANGE_ORIGINS: readonly string[] = ['untracked_before_phase', 'modified_before_phase', 'changed_between_runs'] satisfies UserChangeOrigin[];
+const isUserChange = (value: unknown): value is UserChange =>
+  typeof value === 'object' && value !== null && isString((value as UserChange).path) && USER_CHANGE_ORIGINS.includes((value as UserChange).origin);
 
 function elapsedMs(from: string | undefined, to: string): number | undefined {
   if (from === undefined) return undefined;
@@ -264,6 +268,12 @@ function applyToPhase(state: RunState, event: JournalEvent): void {
       return recordCommit(phase, event);
     case 'restart':
       phase.restarts = Math.max(phase.restarts, count(event.restart));
+      return;
+    case 'user_changes':
+      if (Array.isArray(event.changes)) phase.userChanges = event.changes.filter(isUserChange);
+      return;
+    case 'uncommitted_at_stop':
+      if (Array.isArray(event.paths)) phase.uncommittedAtStop = event.paths.filter(isString);
       return;
     case 'signal':
       phase.signals.push(event);

@@ -1,4 +1,5 @@
 /** The shape of a run as folded from its journal (see fold.ts). */
+import type { UserChange } from '../git/commit-scope.js';
 import type { PhaseStatus } from '../plan/types.js';
 import type { GateResultEvent, NoticeEvent, RunStatus, SignalEvent } from './events.js';
 
@@ -50,6 +51,10 @@ export interface PhaseState {
   gates: GateResultEvent[];
   /** HEAD when the phase first started (from phase_started). */
   baseSha?: string;
+  /** The user's changes the phase's commits leave alone (the latest user_changes event). */
+  userChanges?: UserChange[];
+  /** What the phase left uncommitted when the run stopped gracefully (uncommitted_at_stop). */
+  uncommittedAtStop?: string[];
   startedAt?: string;
   endedAt?: string;
   durationMs?: number;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { commitAll } from '../../src/git/index.js';
+import { commitPaths } from '../../src/git/index.js';
 import { git, makeRepo, writeFiles, type Fixture } from './git-fixture.js';
 
 // This file changes process.env for its own worker only (vitest runs each file in its own process).
@@ -32,14 +32,14 @@ afterEach(async () => {
   await rm(emptyHome, { recursive: true, force: true });
 });
 
-describe('commitAll identity', () => {
+describe('commitPaths identity', () => {
   it('commits as debussy when no user.name or user.email is configured anywhere', async () => {
     fixture = await makeRepo({ commit: false, identity: false });
     const { root } = fixture;
     await expect(git(root, 'config', '--get', 'user.name')).rejects.toThrow();
     await writeFiles(root, { 'work.txt': 'w\n' });
 
-    const result = await commitAll(root, 'first');
+    const result = await commitPaths(root, 'first', ['work.txt']);
 
     expect(result.committed).toBe(true);
     expect((await git(root, 'log', '-1', '--format=%an <%ae>|%cn <%ce>')).trim()).toBe('debussy <debussy@localhost>|debussy <debussy@localhost>');
@@ -54,7 +54,7 @@ describe('commitAll identity', () => {
     await git(root, 'config', 'user.email', 'ada@example.invalid');
     await writeFiles(root, { 'work.txt': 'w\n' });
 
-    await commitAll(root, 'first');
+    await commitPaths(root, 'first', ['work.txt']);
 
     expect((await git(root, 'log', '-1', '--format=%an <%ae>')).trim()).toBe('Ada <ada@example.invalid>');
   });

@@ -1,0 +1,107 @@
+/**
+ * What a phase's commits may hold. A phase commits only what changed during its sessions: a file
+ * that was untracked or modified before the phase began is the user's and is left alone (even if
+ * the agent changed it further: committing it would commit the user's edits too), and a file the
+ * agent wrote that looks like credentials stays out unless `commit_secrets` is on. The user's
+ * changes are recorded when the phase first starts and carried over a resume, so a crash of
+ * debussy cannot turn them into the agent's. Pure.
+ */
+import { looksLikeCredentialFile } from './credential-files.js';
+import type { WorkingTreeStatus } from './status.js';
+
+/** Why a changed path belongs to the user rather than to the phase. */
+export type UserChangeOrigin = 'untracked_before_phase' | 'modified_before_phase' | 'changed_between_runs';
+
+/** A path that differed from HEAD because of the user, not the agent. */
+export interface UserChange {
+  path: string;
+  origin: UserChangeOrigin;
+}
+
+export type LeftOutReason = UserChangeOrigin | 'looks_like_credentials';
+
+export interface LeftOut {
+  path: string;
+  reason: LeftOutReason;
+}
+
+export interface CommitScope {
+  /** Paths the phase's commit records, sorted. */
+  commit: string[];
+  /** Changed paths it leaves in the working tree, and why, sorted by path. */
+  leftOut: LeftOut[];
+}
+
+/** Everything that differs from HEAD when a phase first starts is the user's. */
+export function userChangesAtPhaseStart(status: Pick<WorkingTreeStatus, 'trackedChanges' | 'untracked'>): UserChange[] {
+  const changes: UserChange[] = [
+    ...status.untracked.map((path): UserChange => ({ path, origin: 'untracked_before_phase' })),
+    ...status.trackedChanges.map((path): UserChange => ({ path, origin: 'modified_before_phase' })),
+  ];
+  return sortByPath(dedupe(changes));
+}
+
+export interface ResumeInput {
+  /** The user's changes recorded when the phase started (and on earlier resumes). */
+  recorded: readonly UserChange[];
+  /** The working tree now, as the resumed phase finds it. */
+  status: Pick<WorkingTreeStatus, 'trackedChanges' | 'untracked' | 'staged'>;
+  /**
+   * What the stopped run left uncommitted when it stopped gracefully; undefined when it died
+   * (kill -9, a crash) without saying.
+   */
+  uncommittedAtStop: readonly string[] | undefined;
+}
+
+/**
+ * The user's changes for a resumed phase: the recorded ones, plus what changed while debussy was
+ * not running. After a graceful stop that is every path that was not already uncommitted then.
+ * After a crash the dead session's uncommitted work is indistinguishable from an edit by name, so
+ * only what the user staged counts as theirs (an agent does not stage its work; a person who
+ * wants an edit kept out stages it).
+ */
+export function userChangesAtResume(input: ResumeInput): UserChange[] {
+  const known = new Set(input.recorded.map((change) => change.path));
+  const atStop = input.uncommittedAtStop === undefined ? undefined : new Set(input.uncommittedAtStop);
+  const staged = new Set(input.status.staged);
+  const added: UserChange[] = [];
+  for (const path of [...input.status.trackedChanges, ...input.status.untracked]) {
+    if (known.has(path)) continue;
+    const theirs = atStop === undefined ? staged.has(path) : !atStop.has(path);
+    if (theirs) added.push({ path, origin: 'changed_between_runs' });
+  }
+  return sortByPath(dedupe([...input.recorded, ...added]));
+}
+
+export interface CommitScopeInput {
+  userChanges: readonly UserChange[];
+  /** Every path that now differs from HEAD: tracked changes (staged or not) and untracked files. */
+  changed: readonly string[];
+  commitSecrets: boolean;
+}
+
+export function decideCommitScope(input: CommitScopeInput): CommitScope {
+  const userOrigin = new Map(input.userChanges.map((change) => [change.path, change.origin]));
+  const commit: string[] = [];
+  const leftOut: LeftOut[] = [];
+  for (const path of [...new Set(input.changed)].sort(comparePaths)) {
+    const origin = userOrigin.get(path);
+    if (origin !== undefined) leftOut.push({ path, reason: origin });
+    else if (!input.commitSecrets && looksLikeCredentialFile(path)) leftOut.push({ path, reason: 'looks_like_credentials' });
+    else commit.push(path);
+  }
+  return { commit, leftOut };
+}
+
+function dedupe(changes: UserChange[]): UserChange[] {
+  const seen = new Set<string>();
+  return changes.filter((change) => (seen.has(change.path) ? false : (seen.add(change.path), true)));
+}
+
+function sortByPath(changes: UserChange[]): UserChange[] {
+  return changes.sort((a, b) => comparePaths(a.path, b.path));
+}
+
+function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

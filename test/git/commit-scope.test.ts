@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { decideCommitScope, userChangesAtPhaseStart, userChangesAtResume, type CommitScope, type UserChange } from '../../src/git/index.js';
+
+describe('userChangesAtPhaseStart', () => {
+  it('takes every untracked and every modified or staged tracked path as the user\'s', () => {
+    expect(userChangesAtPhaseStart({ untracked: ['.env', 'notes/todo.md'], trackedChanges: ['src/a.ts', 'README.md'] })).toEqual([
+      { path: '.env', origin: 'untracked_before_phase' },
+      { path: 'README.md', origin: 'modified_before_phase' },
+      { path: 'notes/todo.md', origin: 'untracked_before_phase' },
+      { path: 'src/a.ts', origin: 'modified_before_phase' },
+    ]);
+  });
+
+  it('is empty on a clean tree', () => {
+    expect(userChangesAtPhaseStart({ untracked: [], trackedChanges: [] })).toEqual([]);
+  });
+});
+
+describe('userChangesAtResume', () => {
+  const recorded: UserChange[] = [{ path: '.env', origin: 'untracked_before_phase' }];
+  const status = { untracked: ['.env', 'agent-new.txt', 'user-new.txt'], trackedChanges: ['agent-edit.ts', 'user-staged.ts', 'user-edit.ts'], staged: ['user-staged.ts'] };
+
+  it.each<[string, string[] | undefined, UserChange[]]>([
+    [
+      'after a crash: only what is staged now is added (the dead session\'s work is taken on)',
+      undefined,
+      [...recorded, { path: 'user-staged.ts', origin: 'changed_between_runs' }],
+    ],
+    [
+      'after a graceful stop: everything that was not already uncommitted at the stop',
+      ['.env', 'agent-new.txt', 'agent-edit.ts'],
+      [
+        ...recorded,
+        { path: 'user-edit.ts', origin: 'changed_between_runs' },
+        { path: 'user-new.txt', origin: 'changed_between_runs' },
+        { path: 'user-staged.ts', origin: 'changed_between_runs' },
+      ],
+    ],
+    ['after a graceful stop that committed everything: every change now', [], [
+      ...recorded,
+      { path: 'agent-edit.ts', origin: 'changed_between_runs' },
+      { path: 'agent-new.txt', origin: 'changed_between_runs' },
+      { path: 'user-edit.ts', origin: 'changed_between_runs' },
+      { path: 'user-new.txt', origin: 'changed_between_runs' },
+      { path: 'user-staged.ts', origin: 'changed_between_runs' },
+    ]],
+  ])('%s', (_name, uncommittedAtStop, expected) => {
+    expect(userChangesAtResume({ recorded, status, uncommittedAtStop })).toEqual(expected);
+  });
+
+  it('keeps the recorded origin of a path, never replaces the record with a new snapshot', () => {
+    const result = userChangesAtResume({
+      recorded: [{ path: 'README.md', origin: 'modified_before_phase' }],
+      status: { untracked: [], trackedChanges: ['README.md'], staged: ['README.md'] },
+      uncommittedAtStop: undefined,
+    });
+    expect(result).toEqual([{ path: 'README.md', origin: 'modified_before_phase' }]);
+  });
+
+  it('keeps a recorded path that is no longer changed (the user may change it again)', () => {
+    const result = userChangesAtResume({ recorded, status: { untracked: [], trackedChanges: [], staged: [] }, uncommittedAtStop: [] });
+    expect(result).toEqual(recorded);
+  });
+});
+
+describe('decideCommitScope', () => {
+  const userChanges: UserChange[] = [
+    { path: '.env', origin: 'untracked_before_phase' },
+    { path: 'src/user.ts', origin: 'modified_before_phase' },
+    { path: 'between.txt', origin: 'changed_between_runs' },
+  ];
+
+  it.each<[string, { changed: string[]; commitSecrets: boolean }, CommitScope]>([
+    ['a clean tree commits nothing', { changed: [], commitSecrets: false }, { commit: [], leftOut: [] }],
+    [
+      "the agent's files are committed; the user's are left out with their reason",
+      { changed: ['src/agent.ts', '.env', 'src/user.ts', 'between.txt', 'README.md'], commitSecrets: false },
+      {
+        commit: ['README.md', 'src/agent.ts'],
+        leftOut: [
+          { path: '.env', reason: 'untracked_before_phase' },
+          { path: 'between.txt', reason: 'changed_between_runs' },
+          { path: 'src/user.ts', reason: 'modified_before_phase' },
+        ],
+      },
+    ],
+    [
+      'a credentials file the agent wrote is left out',
+      { changed: ['.env.local', 'keys/deploy.pem', 'app.ts', 'id_rsa.pub'], commitSecrets: false },
+      {
+        commit: ['app.ts', 'id_rsa.pub'],
+        leftOut: [
+          { path: '.env.local', reason: 'looks_like_credentials' },
+          { path: 'keys/deploy.pem', reason: 'looks_like_credentials' },
+        ],
+      },
+    ],
+    [
+      'with commit_secrets the agent\'s credentials files are committed',
+      { changed: ['.env.local', 'app.ts'], commitSecrets: true },
+      { commit: ['.env.local', 'app.ts'], leftOut: [] },
+    ],
+    [
+      "commit_secrets never commits the user's own .env",
+      { changed: ['.env', 'app.ts'], commitSecrets: true },
+      { commit: ['app.ts'], leftOut: [{ path: '.env', reason: 'untracked_before_phase' }] },
+    ],
+    [
+      'a path listed twice (staged and changed) appears once',
+      { changed: ['app.ts', 'app.ts'], commitSecrets: false },
+      { commit: ['app.ts'], leftOut: [] },
+    ],
+  ])('%s', (_name, input, expected) => {
+    expect(decideCommitScope({ userChanges, ...input })).toEqual(expected);
+  });
+});
