@@ -116,6 +116,17 @@ export class TmuxScreen {
     return undefined;
   }
 
+  /** PID of the command (recorded by the pane before it started it). */
+  commandPid(): number | undefined {
+    const pid = Number(readFileSync(path.join(this.dir, 'pid'), { encoding: 'utf8', flag: 'a+' }).trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  }
+
+  /** Closes the terminal under the command, as closing its window does: the pty is gone (a hang-up). */
+  async hangUp(): Promise<void> {
+    await run('tmux', ['-S', this.socket, 'kill-server']).catch(() => undefined);
+  }
+
   /** Stops the command if it still runs, ends the tmux server and removes the temp dir. */
   async dispose(): Promise<void> {
     const pid = Number(readFileSync(path.join(this.dir, 'pid'), { encoding: 'utf8', flag: 'a+' }).trim());
