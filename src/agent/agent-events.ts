@@ -55,11 +55,18 @@ export type AgentEvent =
       contextWindow?: number;
       numTurns?: number;
       durationMs?: number;
+      /** `result.permission_denials`: the tool calls claude refused (no permission, a deny rule, a blocking hook). */
+      permissionDenials?: PermissionDenial[];
     }
   /** A line that could not be understood: counted and logged, never fatal. */
   | { type: 'unparsed_line'; lineNumber: number; reason: 'not-json' | 'unknown-type'; preview: string };
 
 export type AgentEventType = AgentEvent['type'];
+export interface PermissionDenial {
+  toolName: string;
+  toolUseId?: string;
+  input: unknown;
+}
 export type ResultEvent = Extract<AgentEvent, { type: 'result' }>;
 
 export { parseStreamLine, newStreamParseState, type StreamParseState } from './stream-parser.js';

@@ -4,7 +4,7 @@
  * `unparsed_line` event instead of an exception. The only state kept across lines is what the
  * stream itself repeats or spreads out (see StreamParseState).
  */
-import type { AgentEvent, ResultEvent } from './agent-events.js';
+import type { AgentEvent, PermissionDenial, ResultEvent } from './agent-events.js';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields.js';
 import { summarizeToolUse } from './tool-summary.js';
 
@@ -313,6 +313,7 @@ function parseResult(record: JsonRecord, state: StreamParseState): ResultEvent {
   const contextWindow = resultContextWindow(record, state);
   const numTurns = numberField(record, 'num_turns');
   const durationMs = numberField(record, 'duration_ms');
+  const permissionDenials = permissionDenialsOf(record);
   return {
     type: 'result',
     subtype: stringField(record, 'subtype') ?? '',
@@ -327,5 +328,18 @@ function parseResult(record: JsonRecord, state: StreamParseState): ResultEvent {
     ...(contextWindow === undefined ? {} : { contextWindow }),
     ...(numTurns === undefined ? {} : { numTurns }),
     ...(durationMs === undefined ? {} : { durationMs }),
+    ...(permissionDenials === undefined ? {} : { permissionDenials }),
   };
+}
+
+function permissionDenialsOf(record: JsonRecord): PermissionDenial[] | undefined {
+  const list = arrayField(record, 'permission_denials');
+  if (list === undefined) return undefined;
+  const denials: PermissionDenial[] = [];
+  for (const item of list) {
+    if (!isRecord(item)) continue;
+    const toolUseId = stringField(item, 'tool_use_id');
+    denials.push({ toolName: stringField(item, 'tool_name') ?? 'unknown', ...(toolUseId === undefined ? {} : { toolUseId }), input: item.tool_input });
+  }
+  return denials;
 }

@@ -20,6 +20,9 @@ export function addConfigFlags(command: Command): Command {
     if (!('flag' in def)) continue;
     if (def.kind === 'boolean') {
       command.option(def.flag, def.description);
+    } else if (def.kind === 'string[]') {
+      // Repeatable: each use adds one item (items such as "Bash(npm run test:*)" hold spaces and commas).
+      command.option(`${def.flag} <item>`, `${def.description} Repeatable.`, (item: string, items: string[] | undefined) => [...(items ?? []), item]);
     } else {
       const placeholder = def.kind === 'duration' ? '<duration>' : def.kind === 'string' ? '<name>' : '<n>';
       command.option(`${def.flag} ${placeholder}`, def.description);

@@ -19,16 +19,29 @@ export function renderReferenceTable(): string {
   return ['| key | default | flag | meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export function renderConfigFile(): string {
+/** What a generated config file sets explicitly instead of showing the default commented out. */
+export interface ConfigFileChoices {
+  /** Keys written uncommented, with these values. */
+  values?: Partial<Record<ConfigKey, unknown>>;
+  /** Comment lines (without the `# `) under a group's header: why the values were chosen. */
+  groupNotes?: Partial<Record<KeyDefinition['group'], readonly string[]>>;
+}
+
+export function renderConfigFile(choices: ConfigFileChoices = {}): string {
   const lines = ['# debussy configuration. Every key is shown with its default; uncomment to change.', '# Reference: docs/configuration.md. Command-line flags override these values.', ''];
   let group = '';
   for (const key of CONFIG_KEYS) {
     const def: KeyDefinition = CONFIG_SCHEMA[key];
     if (def.group !== group) {
       group = def.group;
-      lines.push(`# --- ${group} ---`);
+      lines.push(`# --- ${group} ---`, ...(choices.groupNotes?.[def.group] ?? []).map((note) => `# ${note}`.trimEnd()));
     }
     lines.push(`# ${def.description}${def.flag ? ` (flag: ${def.flag})` : ''}`);
+    const chosen = choices.values?.[key];
+    if (chosen !== undefined) {
+      lines.push(`${key}: ${JSON.stringify(chosen)}`, '');
+      continue;
+    }
     const value = def.default === undefined ? '' : def.kind === 'duration' && typeof def.default === 'number' ? formatDuration(def.default) : JSON.stringify(def.default);
     lines.push(`# ${key}: ${value}`.trimEnd(), '');
   }

@@ -19,7 +19,7 @@ export interface KeyDefinition {
   /** One-line meaning, for docs and --help. */
   description: string;
   /** Which group it belongs to in docs and the generated config file. */
-  group: 'context' | 'limits' | 'git' | 'agent' | 'gates' | 'recovery' | 'notify';
+  group: 'context' | 'limits' | 'git' | 'agent' | 'permissions' | 'gates' | 'recovery' | 'notify';
 }
 
 export const CONFIG_SCHEMA = {
@@ -90,6 +90,18 @@ export const CONFIG_SCHEMA = {
   api_timeout: {
     kind: 'duration', default: 120_000, min: 1000, group: 'agent',
     description: 'Time the claude CLI waits for API response headers (API_TIMEOUT_MS).',
+  },
+  permission_mode: {
+    kind: 'string', default: undefined, choices: ['default', 'acceptEdits', 'auto', 'bypassPermissions', 'dontAsk', 'plan'], flag: '--permission-mode', group: 'permissions',
+    description: "Claude Code's permission mode for every session (--permission-mode). Unset: claude's own settings decide; in -p mode a call that needs approval is refused.",
+  },
+  allowed_tools: {
+    kind: 'string[]', default: [], flag: '--allowed-tools', group: 'permissions',
+    description: 'Tool rules claude may use without asking (--allowedTools), e.g. ["Bash(npm test:*)", "Edit"]. debussy adds its own done/progress calls.',
+  },
+  disallowed_tools: {
+    kind: 'string[]', default: [], group: 'permissions',
+    description: 'Tool rules claude must refuse (--disallowedTools), e.g. ["Bash(git push:*)"]; they win over allowed_tools and the mode.',
   },
   gate_timeout: {
     kind: 'duration', default: 600_000, min: 1000, group: 'gates',
@@ -210,6 +222,9 @@ export interface DebussyConfig {
   claude_args: string[];
   claude_max_retries: number;
   api_timeout: number;
+  permission_mode: 'default' | 'acceptEdits' | 'auto' | 'bypassPermissions' | 'dontAsk' | 'plan' | undefined;
+  allowed_tools: string[];
+  disallowed_tools: string[];
   gate_timeout: number;
   gates: Record<string, string>;
   update_plan_status: boolean;

@@ -13,6 +13,10 @@ export const EXIT_CODES = {
   circuitOpen: { code: 4, meaning: 'Recovery gave up: the circuit breaker is open or a phase is crash-looping.' },
   blocked: { code: 5, meaning: 'The agent reported the phase blocked and needs a person.' },
   locked: { code: 6, meaning: 'Another debussy run holds the lock on this project.' },
+  permissions: {
+    code: 7,
+    meaning: 'Claude Code refused tool calls the agent needed (permission_mode / allowed_tools do not allow them), or refused to start with the permission settings given.',
+  },
   interrupted: { code: 130, meaning: 'Interrupted by Ctrl-C or SIGTERM; `debussy run` resumes.' },
 } as const;
 

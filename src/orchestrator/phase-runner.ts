@@ -17,6 +17,7 @@ import { buildAgentEnv } from './agent-environment.js';
 import { decideNextStep, type NextStep } from './next-step.js';
 import { notifyGiveUp } from './give-up-notice.js';
 import { checkNotes } from './notes-check.js';
+import { describeRefusals } from '../permissions/refusals.js';
 import { decideRecovery, sessionFailed } from './session-failure.js';
 import { PhaseCommits } from './phase-commits.js';
 import { markPlanStatus } from './plan-status.js';
@@ -94,6 +95,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   let sessionIndex = carry.sessions;
   let recoveryState: RecoveryState = { ...initialRecoveryState(), retries };
   let model = config.model;
+  const claudePermissions = { ...(config.permission_mode === undefined ? {} : { mode: config.permission_mode }), allowedTools: config.allowed_tools, disallowedTools: config.disallowed_tools };
 
   const phaseState = async (): Promise<PhaseState> => {
     const state = await recorder.state();
@@ -155,7 +157,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       {
         phaseId: phase.id, attemptId: attempt.id, sessionIndex, prompt: attempt.prompt,
         ...(attempt.resumeSessionId === undefined ? {} : { resumeSessionId: attempt.resumeSessionId }),
-        model: attempt.resumeModel ?? model, claudeCommand: config.claude_command, claudeArgs: config.claude_args, cwd: ctx.root, env,
+        model: attempt.resumeModel ?? model, claudeCommand: config.claude_command, claudeArgs: config.claude_args, permissions: claudePermissions, cwd: ctx.root, env,
         logDir: path.join(ctx.runDir, 'sessions'), thresholdPercent: config.context_threshold, toolCallThreshold: config.tool_call_threshold,
         contextWindow: config.context_window, maxContextTokens: config.max_context_tokens > 0 ? config.max_context_tokens : undefined,
         ...(attempt.resumeWindow === undefined ? {} : { inheritedContextWindow: attempt.resumeWindow }), stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
@@ -199,6 +201,9 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         attempt = startAttempt('retry', buildRestartPrompt(checkpoint, phasePrompt));
       }
       continue;
+    }
+    if (report.refusals.length > 0) {
+      recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${describeRefusals(report.refusals.map((r) => r.summary))}; allow them with permission_mode / allowed_tools` });
     }
     if (report.stoppedBy !== 'interrupt') {
       ctx.recovery.breaker.recordSuccess();

@@ -15,7 +15,7 @@ import { writeDebussyShim } from './agent-environment.js';
 import { SignalInbox } from '../agent-signals/signal-inbox.js';
 import type { PhaseContext, PhaseResult } from './phase-context.js';
 import { runPhase } from './phase-runner.js';
-import { checkPrerequisites } from './preflight.js';
+import { checkPrerequisites, gateCommandsOf, permissionWarning } from './preflight.js';
 import { reclaimDeadRun } from './reclaim-dead-run.js';
 import { planResume } from './resume-plan.js';
 import { RunRecorder } from './run-recorder.js';
@@ -102,6 +102,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       runId, plan, phases: toRun, alreadyComplete: alreadyComplete.map((p) => ({ id: p.id, why: resume.completed.get(p.id) ?? '' })),
       maxRestarts: config.max_restarts, contextThreshold: config.context_threshold, resumedFrom: resume.resumedFrom,
     });
+    const permissionProblem = permissionWarning(config, gateCommandsOf(toRun));
+    if (permissionProblem !== undefined) recorder.record({ type: 'notice', level: 'warning', message: permissionProblem });
     for (const phase of alreadyComplete) {
       recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'completed', reason: resume.completed.get(phase.id) ?? 'already complete' });
     }

@@ -12,10 +12,15 @@ import type { PhaseContext } from './phase-context.js';
 import type { RunRecovery } from './run-recovery.js';
 import type { SessionReport } from './session-runner.js';
 
-/** Whether the session failed (as opposed to ending, being stopped by debussy, or signalling). */
+/**
+ * Whether the session failed (as opposed to ending, being stopped by debussy, or signalling). A
+ * session that ended by itself without the agent's signal after claude refused some of its tool
+ * calls failed for want of permission: reminding the agent would only repeat the refusals.
+ */
 export function sessionFailed(report: SessionReport, signalled: boolean): boolean {
   if (signalled || report.stoppedBy === 'context' || report.stoppedBy === 'interrupt') return false;
   if (report.stoppedBy === 'stall' || report.stoppedBy === 'timeout') return true;
+  if (report.refusals.length > 0) return true;
   return report.end.outcome !== 'completed';
 }
 
@@ -36,6 +41,7 @@ export function failureInput(report: SessionReport): SessionFailureInput {
     stalled: report.stoppedBy === 'stall',
     timedOut: report.stoppedBy === 'timeout',
     stderrTail: end.stderrTail,
+    ...(report.refusals.length === 0 ? {} : { refusals: report.refusals.map((refusal) => refusal.summary) }),
   };
 }
 

@@ -4,8 +4,9 @@
  * what happened; the phase runner decides what comes next.
  */
 import path from 'node:path';
-import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type SessionEnd } from '../agent/index.js';
+import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type ClaudePermissions, type SessionEnd } from '../agent/index.js';
 import { ContextMonitor, createDisplaySnapshot, type ContextCrossing, type ContextSnapshot } from '../context/index.js';
+import { RefusalTracker, type Refusal } from '../permissions/refusals.js';
 import { redactDeep } from '../redact/index.js';
 import { eventForDisplay } from '../report/display-event.js';
 import type { Reporter } from '../report/reporter.js';
@@ -21,6 +22,8 @@ export interface SessionRequest {
   model: string | undefined;
   claudeCommand: string;
   claudeArgs: string[];
+  /** permission_mode / allowed_tools / disallowed_tools, passed as claude's own flags. */
+  permissions: ClaudePermissions;
   cwd: string;
   env: Record<string, string | undefined>;
   logDir: string;
@@ -59,6 +62,8 @@ export interface SessionReport {
   lastApiError: Extract<AgentEvent, { type: 'api_error' }> | undefined;
   /** The last retry the CLI announced. */
   lastRetry: Extract<AgentEvent, { type: 'api_retry' }> | undefined;
+  /** Tool calls claude refused for want of permission (tool errors and the result's permission_denials). */
+  refusals: Refusal[];
 }
 
 const ACTIVITY_LINES = 8;
@@ -89,6 +94,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   const lastActivity: string[] = [];
   let lastApiError: SessionReport['lastApiError'];
   let lastRetry: SessionReport['lastRetry'];
+  const refusals = new RefusalTracker();
 
   // A context stop lets the running tool finish (graceful); an interrupt, a timeout or a stall
   // stops now, and claude ends the running tool.
@@ -132,7 +138,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   // The callbacks above run only once events flow, after this assignment.
   const session: AgentSession = startAgentSession({
     command: request.claudeCommand,
-    args: buildClaudeArgs({ ...(request.model === undefined ? {} : { model: request.model }), extraArgs: request.claudeArgs, ...(request.resumeSessionId === undefined ? {} : { resumeSessionId: request.resumeSessionId }) }),
+    args: buildClaudeArgs({ ...(request.model === undefined ? {} : { model: request.model }), extraArgs: request.claudeArgs, permissions: request.permissions, ...(request.resumeSessionId === undefined ? {} : { resumeSessionId: request.resumeSessionId }) }),
     cwd: request.cwd,
     env: request.env,
     prompt: request.prompt,
@@ -196,6 +202,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
       if (event.type === 'tool_start' && event.parentToolUseId === undefined) toolsRunning += 1;
       if (event.type === 'tool_result' && event.parentToolUseId === undefined) toolsRunning = Math.max(0, toolsRunning - 1);
       monitor.observe(event);
+      refusals.observe(event);
       if (event.type === 'api_error') lastApiError = event;
       if (event.type === 'api_retry') lastRetry = event;
       if (event.type === 'init') {
@@ -245,5 +252,5 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     ...(lastActivity.length === 0 ? {} : { lastActivity }),
   });
 
-  return { end, crossing, stoppedBy, snapshot, sessionId, model, lastActivity, lastApiError, lastRetry };
+  return { end, crossing, stoppedBy, snapshot, sessionId, model, lastActivity, lastApiError, lastRetry, refusals: refusals.refusals() };
 }

@@ -7,6 +7,7 @@
  * debussy stopped at the context threshold is not a failure.
  */
 import { FAILURE_CLASSES, type FailureClass, type FailureSeverity } from './failure-class.js';
+import { describeRefusals } from '../permissions/refusals.js';
 import { parseRetryHint } from './retry-hint.js';
 
 export interface SessionFailureInput {
@@ -33,6 +34,12 @@ export interface SessionFailureInput {
   /** The session reached session_timeout. */
   timedOut: boolean;
   stderrTail?: string;
+  /**
+   * The tool calls claude refused for want of permission, one summary per call ("Bash: npm test").
+   * The caller passes them only when they explain the end: a session that ended without its
+   * completion signal after refusals.
+   */
+  refusals?: readonly string[];
 }
 
 export interface FailureClassification {
@@ -94,6 +101,8 @@ const NETWORK = [
   /request timed out/i,
 ];
 const SERVER_ERROR = [/internal server error/i, /bad gateway/i, /service unavailable/i, /gateway timeout/i, /\bapi_error\b/];
+// Claude Code will not skip permission checks as root outside a sandbox (IS_SANDBOX=1).
+const ROOT_BYPASS_REFUSED = /cannot be used with root\/sudo privileges/i;
 const BILLING = /credit balance is too low|insufficient[_ ]quota|billing/i;
 const MODEL_NOT_FOUND = /model[^\n]{0,80}not[_ ]found|not_found_error/i;
 
@@ -237,6 +246,13 @@ function decide(input: SessionFailureInput): Verdict {
   const api = apiText !== '' || input.apiErrorStatus != null || input.apiErrorType !== undefined ? apiVerdict(input, apiText, message) : undefined;
   if (api) return api;
 
+  if (input.sawResult && input.refusals !== undefined && input.refusals.length > 0) {
+    return { cls: 'permissions', message: `${describeRefusals(input.refusals)}: allow them with permission_mode / allowed_tools`, keyDetail: 'refused' };
+  }
+  if (!input.sawResult && ROOT_BYPASS_REFUSED.test(stderr)) {
+    return { cls: 'permissions', message: `claude refused to start: ${firstLine(stderr) ?? 'it will not skip permission checks as root'}`, keyDetail: 'root_bypass' };
+  }
+
   if (input.signal !== null) {
     return { cls: 'agent_crash', message: `the claude process was killed by ${input.signal}`, keyDetail: `signal:${input.signal}` };
   }
@@ -260,6 +276,9 @@ function suggestedActionFor(verdict: Verdict, apiText: string): string {
   }
   if (verdict.cls === 'invalid_request' && (verdict.status === 404 || MODEL_NOT_FOUND.test(apiText))) {
     return 'The model was not found: fix `model` / fallback_models in .debussy/config.yaml (or --model), then run `debussy run` again.';
+  }
+  if (verdict.cls === 'permissions' && verdict.keyDetail === 'root_bypass') {
+    return 'As root, claude skips permission checks (bypassPermissions, --dangerously-skip-permissions) only with IS_SANDBOX=1 set, inside a sandbox or container; otherwise run debussy as another user or choose permission_mode acceptEdits with allowed_tools (docs/permissions.md).';
   }
   if (verdict.cls === 'authentication' && verdict.status === 403) {
     return 'The API key is not allowed to do this (403): check the key\'s permissions and workspace, then run `debussy run` again.';

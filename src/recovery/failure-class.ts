@@ -17,6 +17,7 @@ export type FailureClass =
   | 'agent_crash'
   | 'turn_limit'
   | 'budget_limit'
+  | 'permissions'
   | 'unknown';
 
 export type FailureSeverity = 'low' | 'medium' | 'high' | 'critical';
@@ -104,6 +105,13 @@ export const FAILURE_CLASSES: Readonly<Record<FailureClass, FailureClassInfo>> =
     retryable: false,
     suggestedAction: 'The session reached its spending cap (--max-budget-usd); raise it in claude_args if the phase needs more, then run `debussy run` again.',
   },
+  permissions: {
+    label: 'permission refused',
+    severity: 'high',
+    retryable: false,
+    suggestedAction:
+      'Allow what the phase needs with permission_mode / allowed_tools in .debussy/config.yaml (or --permission-mode / --allowed-tools), then run `debussy run` again; docs/permissions.md says what each choice risks.',
+  },
   unknown: {
     label: 'unknown failure',
     severity: 'medium',
@@ -120,8 +128,8 @@ export function isFailureClass(value: unknown): value is FailureClass {
 
 /**
  * Whether a failure says something about the health of the API or the agent, and so counts toward
- * the circuit breaker. A rate limit has its own wait; turn and budget limits are the user's caps.
+ * the circuit breaker. A rate limit has its own wait; turn and budget limits and permissions are the user's settings.
  */
 export function countsTowardCircuit(failureClass: FailureClass): boolean {
-  return failureClass !== 'rate_limit' && failureClass !== 'turn_limit' && failureClass !== 'budget_limit';
+  return failureClass !== 'rate_limit' && failureClass !== 'turn_limit' && failureClass !== 'budget_limit' && failureClass !== 'permissions';
 }

@@ -41,6 +41,7 @@ const ROOT_CAUSES: Readonly<Record<FailureClass, string>> = {
   agent_crash: 'The claude process keeps dying: it is being killed (out of memory, a supervisor) or a tool makes it crash.',
   turn_limit: 'Sessions run out of turns: --max-turns in claude_args is too low for this phase.',
   budget_limit: 'Sessions hit their spending cap: --max-budget-usd in claude_args is too low for this phase.',
+  permissions: 'Claude Code refuses tool calls the phases need: permission_mode / allowed_tools do not allow them.',
   unknown: 'Sessions fail in a way debussy does not recognise: the session logs hold the details.',
 };
 

@@ -109,13 +109,14 @@ export function chooseRecovery(state: RecoveryState, failure: FailureClassificat
     return { kind: 'abort', scope: 'phase', reason: `${why}; the phase fails`, hint, exitKind, nextState: failed };
   };
 
-  if (failure.class === 'authentication' || failure.class === 'invalid_request') {
+  // The same settings hold for every phase and session: trying again cannot help.
+  if (failure.class === 'authentication' || failure.class === 'invalid_request' || failure.class === 'permissions') {
     return {
       kind: 'abort',
       scope: 'run',
       reason: `${what}; not retried: the run stops`,
       hint: failure.suggestedAction,
-      exitKind: failure.class === 'authentication' ? 'prerequisites' : 'failed',
+      exitKind: failure.class === 'authentication' ? 'prerequisites' : failure.class === 'permissions' ? 'permissions' : 'failed',
       nextState: failed,
     };
   }

@@ -2,11 +2,12 @@
  * `debussy init`: the files a project needs before its first run. Everything is created only
  * where missing (or replaced with `force`), so running it again is safe and changes nothing.
  */
-import { stat, writeFile } from 'node:fs/promises';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CONFIG_SEARCH_PLACES, loadConfigFile, renderConfigFile } from '../config/index.js';
 import { DebussyError, UsageError } from '../errors/index.js';
 import { addGitignoreEntries } from './gitignore.js';
+import { choosePermissions, permissionConfigChoices, type PermissionChoice } from './permission-choice.js';
 import { readTemplate } from './templates-dir.js';
 import { cannotWrite, readIfExists, writeScaffoldFile, type ScaffoldedFile } from './write-scaffold-file.js';
 
@@ -18,6 +19,8 @@ export interface InitReport {
   dir: string;
   /** In the order they were handled: config, slash commands, .gitignore. */
   files: ScaffoldedFile[];
+  /** The permissions written into the config file, when it was written. */
+  permissions: PermissionChoice | undefined;
 }
 
 export async function initProject(dir: string, options: { force?: boolean } = {}): Promise<InitReport> {
@@ -26,13 +29,16 @@ export async function initProject(dir: string, options: { force?: boolean } = {}
   const force = options.force === true;
   const files: ScaffoldedFile[] = [];
 
-  files.push(await writeConfig(root, force));
+  const permissions = choosePermissions(await readdir(root));
+  const config = await writeConfig(root, force, permissions);
+  files.push(config);
   for (const name of SLASH_COMMAND_FILES) {
     const text = await readTemplate(`claude-commands/${name}`);
     files.push(await writeScaffoldFile(path.join(root, '.claude', 'commands', name), text, force));
   }
   files.push(await ensureGitignore(path.join(root, '.gitignore')));
-  return { dir: root, files };
+  const written = config.outcome === 'created' || config.outcome === 'overwritten';
+  return { dir: root, files, permissions: written ? permissions : undefined };
 }
 
 /**
@@ -40,13 +46,13 @@ export async function initProject(dir: string, options: { force?: boolean } = {}
  * (`.debussyrc`, package.json...): `.debussy/config.yaml` is searched first, so adding it would
  * silently replace the settings the project uses.
  */
-async function writeConfig(root: string, force: boolean): Promise<ScaffoldedFile> {
+async function writeConfig(root: string, force: boolean, permissions: PermissionChoice): Promise<ScaffoldedFile> {
   const file = path.join(root, '.debussy', 'config.yaml');
   const other = await existingConfigFile(root);
   if (other !== undefined && other !== file) {
     return { path: file, outcome: 'skipped', detail: `the project's config is ${path.relative(root, other)}, and this file would take its place` };
   }
-  return writeScaffoldFile(file, renderConfigFile(), force);
+  return writeScaffoldFile(file, renderConfigFile(permissionConfigChoices(permissions)), force);
 }
 
 async function existingConfigFile(root: string): Promise<string | undefined> {

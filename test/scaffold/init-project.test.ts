@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderConfigFile } from '../../src/config/render-reference.js';
 import { loadProjectConfig } from '../../src/config/index.js';
 import { UsageError } from '../../src/errors/index.js';
-import { initProject, readTemplate } from '../../src/scaffold/index.js';
+import { choosePermissions, initProject, permissionConfigChoices, readTemplate } from '../../src/scaffold/index.js';
 
 let root: string;
 beforeEach(async () => {
@@ -26,15 +26,25 @@ describe('initProject', () => {
       ['.claude/commands/debussy-progress.md', 'created'],
       ['.gitignore', 'created'],
     ]);
-    expect(await readFile(path.join(root, '.debussy/config.yaml'), 'utf8')).toBe(renderConfigFile());
+    expect(await readFile(path.join(root, '.debussy/config.yaml'), 'utf8')).toBe(renderConfigFile(permissionConfigChoices(choosePermissions([]))));
     expect(await readFile(path.join(root, '.claude/commands/debussy-done.md'), 'utf8')).toBe(await readTemplate('claude-commands/debussy-done.md'));
   });
 
-  it('writes a config file debussy reads back as all defaults', async () => {
-    await initProject(root);
+  it('writes a config file debussy reads back as the defaults plus an explicit permission choice', async () => {
+    await writeFile(path.join(root, 'package.json'), '{}\n');
+    const report = await initProject(root);
     const loaded = await loadProjectConfig(root);
+    expect(loaded.errors).toEqual([]);
     expect(loaded.config.context_threshold).toBe(80);
     expect(loaded.config.max_restarts).toBe(3);
+    expect(loaded.config.permission_mode).toBe('acceptEdits');
+    expect(loaded.config.allowed_tools).toContain('Bash(npm test:*)');
+    expect(loaded.config.allowed_tools).toEqual(report.permissions?.allowed_tools);
+    expect(loaded.sources.permission_mode).toBe('file');
+    const text = await readFile(path.join(root, '.debussy/config.yaml'), 'utf8');
+    expect(text).toContain('# RISK: the agent edits any file in the project');
+    expect(text).toContain('throwaway checkout');
+    expect(text).toMatch(/^# disallowed_tools: \[\]$/m);
   });
 
   it('keeps what exists and changes nothing on a second run', async () => {
@@ -52,7 +62,7 @@ describe('initProject', () => {
     await writeFile(path.join(root, '.debussy/config.yaml'), 'max_restarts: 9\n');
     const report = await initProject(root, { force: true });
     expect(report.files.map((file) => file.outcome)).toEqual(['overwritten', 'unchanged', 'unchanged', 'kept']);
-    expect(await readFile(path.join(root, '.debussy/config.yaml'), 'utf8')).toBe(renderConfigFile());
+    expect(await readFile(path.join(root, '.debussy/config.yaml'), 'utf8')).toBe(renderConfigFile(permissionConfigChoices(choosePermissions([]))));
   });
 
   it("appends to the user's .gitignore without touching their lines", async () => {

@@ -28,6 +28,10 @@ export default async function initCommand(dirArg: string | undefined, options: I
     process.stdout.write(`  ${LABELS[file.outcome].padEnd(width)}  ${path.relative(report.dir, file.path)}${detail}\n`);
   }
 
+  if (report.permissions !== undefined) {
+    const { permission_mode: mode, allowed_tools: rules } = report.permissions;
+    process.stdout.write(`Permissions: ${mode} and ${rules.length} allowed_tools rules, so unattended sessions can edit files and run your tools; read the risk in .debussy/config.yaml (docs/permissions.md).\n`);
+  }
   const changed = report.files.filter((file) => file.outcome === 'created' || file.outcome === 'overwritten' || file.outcome === 'updated');
   if (changed.length === 0) {
     process.stdout.write(options.force ? 'Nothing changed: every file already had this content.\n' : 'Nothing changed: everything was already set up. Pass --force to overwrite the files with fresh copies.\n');
