@@ -41,33 +41,42 @@ export function userChangesAtPhaseStart(status: Pick<WorkingTreeStatus, 'tracked
   return sortByPath(dedupe(changes));
 }
 
+/** A changed file and its content: the git blob id of the file, null when there is no file. */
+export interface FileState {
+  path: string;
+  hash: string | null;
+}
+
 export interface ResumeInput {
   /** The user's changes recorded when the phase started (and on earlier resumes). */
   recorded: readonly UserChange[];
   /** The working tree now, as the resumed phase finds it. */
   status: Pick<WorkingTreeStatus, 'trackedChanges' | 'untracked' | 'staged'>;
   /**
-   * What the stopped run left uncommitted when it stopped gracefully; undefined when it died
-   * (kill -9, a crash) without saying.
+   * What the stopped run left uncommitted when it stopped gracefully, with each file's content
+   * then; undefined when it died (kill -9, a crash) without saying.
    */
-  uncommittedAtStop: readonly string[] | undefined;
+  uncommittedAtStop: readonly FileState[] | undefined;
+  /** The content now of the paths in uncommittedAtStop. */
+  hashesNow: ReadonlyMap<string, string | null>;
 }
 
 /**
  * The user's changes for a resumed phase: the recorded ones, plus what changed while debussy was
- * not running. After a graceful stop that is every path that was not already uncommitted then.
- * After a crash the dead session's uncommitted work is indistinguishable from an edit by name, so
- * only what the user staged counts as theirs (an agent does not stage its work; a person who
- * wants an edit kept out stages it).
+ * not running. After a graceful stop that is every path that was not uncommitted then, or whose
+ * content has changed since. After a crash the dead session's uncommitted work is
+ * indistinguishable from an edit, so only what the user staged counts as theirs (an agent does
+ * not stage its work; a person who wants an edit kept out stages it).
  */
 export function userChangesAtResume(input: ResumeInput): UserChange[] {
   const known = new Set(input.recorded.map((change) => change.path));
-  const atStop = input.uncommittedAtStop === undefined ? undefined : new Set(input.uncommittedAtStop);
+  const atStop = input.uncommittedAtStop === undefined ? undefined : new Map(input.uncommittedAtStop.map((file) => [file.path, file.hash]));
   const staged = new Set(input.status.staged);
+  const unchangedSinceStop = (path: string): boolean => atStop?.has(path) === true && atStop.get(path) === input.hashesNow.get(path);
   const added: UserChange[] = [];
   for (const path of [...input.status.trackedChanges, ...input.status.untracked]) {
     if (known.has(path)) continue;
-    const theirs = atStop === undefined ? staged.has(path) : !atStop.has(path);
+    const theirs = atStop === undefined ? staged.has(path) : !unchangedSinceStop(path);
     if (theirs) added.push({ path, origin: 'changed_between_runs' });
   }
   return sortByPath(dedupe([...input.recorded, ...added]));

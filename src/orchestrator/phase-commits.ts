@@ -5,7 +5,7 @@
  * failing hook never loses work.
  */
 import {
-  buildCommitMessage, commitPaths, decideCommitScope, userChangesAtPhaseStart, userChangesAtResume, workingTreeStatus,
+  buildCommitMessage, commitPaths, decideCommitScope, hashWorkingFiles, userChangesAtPhaseStart, userChangesAtResume, workingTreeStatus,
   type CommitMessageInput, type LeftOut, type LeftOutReason, type UserChange,
 } from '../git/index.js';
 import type { PhaseCarry, PhaseContext } from './phase-context.js';
@@ -28,10 +28,14 @@ export class PhaseCommits {
   static async start(ctx: PhaseContext, phaseId: string, carry: PhaseCarry): Promise<PhaseCommits> {
     if (!ctx.useGit) return new PhaseCommits(ctx, phaseId, []);
     const status = await workingTreeStatus(ctx.root);
+    const atStop = carry.uncommittedAtStop;
     const userChanges =
       carry.userChanges === undefined
         ? userChangesAtPhaseStart(status)
-        : userChangesAtResume({ recorded: carry.userChanges, status, uncommittedAtStop: carry.uncommittedAtStop });
+        : userChangesAtResume({
+            recorded: carry.userChanges, status, uncommittedAtStop: atStop,
+            hashesNow: await hashWorkingFiles(ctx.root, (atStop ?? []).map((file) => file.path)),
+          });
     ctx.recorder.record({ type: 'user_changes', phaseId, changes: userChanges });
     return new PhaseCommits(ctx, phaseId, userChanges);
   }
@@ -71,7 +75,8 @@ export class PhaseCommits {
   /** After a graceful stop: what stays uncommitted, so a resume can tell the user's later edits apart. */
   private async recordUncommittedAtStop(): Promise<void> {
     const status = await workingTreeStatus(this.ctx.root);
-    this.ctx.recorder.record({ type: 'uncommitted_at_stop', phaseId: this.phaseId, paths: [...new Set([...status.trackedChanges, ...status.untracked])].sort() });
+    const hashes = await hashWorkingFiles(this.ctx.root, [...new Set([...status.trackedChanges, ...status.untracked])].sort());
+    this.ctx.recorder.record({ type: 'uncommitted_at_stop', phaseId: this.phaseId, files: [...hashes].map(([path, hash]) => ({ path, hash })) });
   }
 }
 

@@ -1,6 +1,6 @@
 /** What every phase of a run shares: where it runs, its settings, and where it reports. */
 import type { DebussyConfig } from '../config/index.js';
-import type { UserChange } from '../git/index.js';
+import type { FileState, UserChange } from '../git/index.js';
 import type { Plan } from '../plan/types.js';
 import type { ExitCodeName } from '../errors/index.js';
 import type { Reporter } from '../report/reporter.js';
@@ -51,7 +51,7 @@ export interface PhaseCarry {
   /** On a resume: the user's changes recorded when the phase first started (never taken again). */
   userChanges?: UserChange[];
   /** On a resume after a graceful stop: what the phase left uncommitted then. */
-  uncommittedAtStop?: string[];
+  uncommittedAtStop?: FileState[];
   /** On a resume: the interrupted run, and what it recorded that the new journal lacks. */
   resumedFrom?: { runId: string; progress: PhaseState['progress']; lastActivity: string[] };
 }

@@ -3,7 +3,7 @@
  * a run is the fold of its events (see fold.ts). Fields are optional on the wire: readers narrow
  * with `isJournalEvent` and tolerate what they do not know.
  */
-import type { UserChange } from '../git/commit-scope.js';
+import type { FileState, UserChange } from '../git/commit-scope.js';
 import type { PhaseStatus } from '../plan/types.js';
 
 export const JOURNAL_VERSION = 1;
@@ -140,6 +140,17 @@ export interface ContextCrossedEvent extends Base {
   stopping: boolean;
 }
 
+/** claude compacted a session's context by itself (its PreCompact hook did not stop it). */
+export interface CompactionEvent extends Base {
+  type: 'compaction';
+  phaseId: string;
+  sessionIndex: number;
+  preTokens?: number;
+  postTokens?: number;
+  /** False in one-shot mode: the compaction is reported, the session runs on. */
+  stopping: boolean;
+}
+
 export interface StopRequestedEvent extends Base {
   type: 'stop_requested';
   phaseId: string;
@@ -172,11 +183,11 @@ export interface UserChangesEvent extends Base {
   changes: UserChange[];
 }
 
-/** What a gracefully stopped phase left uncommitted, so a resume can tell later edits apart. */
+/** What a gracefully stopped phase left uncommitted (and its content), so a resume can tell later edits apart. */
 export interface UncommittedAtStopEvent extends Base {
   type: 'uncommitted_at_stop';
   phaseId: string;
-  paths: string[];
+  files: FileState[];
 }
 
 export interface RestartEvent extends Base {
@@ -266,6 +277,7 @@ export type JournalEvent =
   | SessionStartedEvent
   | SessionEndedEvent
   | ContextCrossedEvent
+  | CompactionEvent
   | StopRequestedEvent
   | CommitEvent
   | CommitFailedEvent

@@ -14,7 +14,7 @@ import type {
   SessionStartedEvent,
 } from './events.js';
 import type { PhaseState, RunState, SessionSummary } from './run-state.js';
-import type { UserChange, UserChangeOrigin } from '../git/commit-scope.js';
+import type { FileState, UserChange, UserChangeOrigin } from '../git/commit-scope.js';
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
@@ -24,6 +24,8 @@ const optionalNumber = (value: unknown): number | undefined =>
 const USER_CHANGE_ORIGINS: readonly string[] = ['untracked_before_phase', 'modified_before_phase', 'changed_between_runs'] satisfies UserChangeOrigin[];
 const isUserChange = (value: unknown): value is UserChange =>
   typeof value === 'object' && value !== null && isString((value as UserChange).path) && USER_CHANGE_ORIGINS.includes((value as UserChange).origin);
+const isFileState = (value: unknown): value is FileState =>
+  typeof value === 'object' && value !== null && isString((value as FileState).path) && (isString((value as FileState).hash) || (value as FileState).hash === null);
 
 function elapsedMs(from: string | undefined, to: string): number | undefined {
   if (from === undefined) return undefined;
@@ -273,7 +275,7 @@ function applyToPhase(state: RunState, event: JournalEvent): void {
       if (Array.isArray(event.changes)) phase.userChanges = event.changes.filter(isUserChange);
       return;
     case 'uncommitted_at_stop':
-      if (Array.isArray(event.paths)) phase.uncommittedAtStop = event.paths.filter(isString);
+      if (Array.isArray(event.files)) phase.uncommittedAtStop = event.files.filter(isFileState);
       return;
     case 'signal':
       phase.signals.push(event);

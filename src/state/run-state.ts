@@ -1,5 +1,5 @@
 /** The shape of a run as folded from its journal (see fold.ts). */
-import type { UserChange } from '../git/commit-scope.js';
+import type { FileState, UserChange } from '../git/commit-scope.js';
 import type { PhaseStatus } from '../plan/types.js';
 import type { GateResultEvent, NoticeEvent, RunStatus, SignalEvent } from './events.js';
 
@@ -54,7 +54,7 @@ export interface PhaseState {
   /** The user's changes the phase's commits leave alone (the latest user_changes event). */
   userChanges?: UserChange[];
   /** What the phase left uncommitted when the run stopped gracefully (uncommitted_at_stop). */
-  uncommittedAtStop?: string[];
+  uncommittedAtStop?: FileState[];
   startedAt?: string;
   endedAt?: string;
   durationMs?: number;

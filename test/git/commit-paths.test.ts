@@ -2,7 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitError } from '../../src/errors/index.js';
-import { buildCommitMessage, commitPaths, workingTreeStatus } from '../../src/git/index.js';
+import { buildCommitMessage, commitPaths, hashWorkingFiles, workingTreeStatus } from '../../src/git/index.js';
 import { commitCount, git, installHook, snapshotFiles, stagedNames, writeFiles, indexEntries, repo } from './git-fixture.js';
 
 /** Every path that now differs from HEAD, as the phase hands them over when nothing is the user's. */
@@ -226,5 +226,17 @@ describe('what a phase hands commitPaths', () => {
     expect(await readFile(join(root, 'build/out.js'), 'utf8')).toBe('x');
     expect(await readFile(join(root, '.debussy/run.lock'), 'utf8')).toBe('{"pid":1}\n');
     expect((await workingTreeStatus(root)).clean).toBe(true);
+  });
+});
+
+describe('hashWorkingFiles', () => {
+  it("gives each file git's blob id, null for a path with no file, and sees an edit", async () => {
+    const { root } = await repo({ files: { 'a.txt': 'a\n' } });
+    await writeFiles(root, { 'b c.txt': 'b\n' });
+    const before = await hashWorkingFiles(root, ['a.txt', 'b c.txt', 'gone.txt']);
+    expect(before).toEqual(new Map([['a.txt', (await git(root, 'rev-parse', 'HEAD:a.txt')).trim()], ['b c.txt', expect.stringMatching(/^[0-9a-f]{40}$/)], ['gone.txt', null]]));
+    await writeFiles(root, { 'b c.txt': 'b2\n' });
+    expect((await hashWorkingFiles(root, ['b c.txt'])).get('b c.txt')).not.toBe(before.get('b c.txt'));
+    expect(await git(root, 'status', '--porcelain')).toBe('?? "b c.txt"\n');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideCommitScope, userChangesAtPhaseStart, userChangesAtResume, type CommitScope, type UserChange } from '../../src/git/index.js';
+import { decideCommitScope, userChangesAtPhaseStart, userChangesAtResume, type CommitScope, type FileState, type UserChange } from '../../src/git/index.js';
 
 describe('userChangesAtPhaseStart', () => {
   it('takes every untracked and every modified or staged tracked path as the user\'s', () => {
@@ -19,22 +19,28 @@ describe('userChangesAtPhaseStart', () => {
 describe('userChangesAtResume', () => {
   const recorded: UserChange[] = [{ path: '.env', origin: 'untracked_before_phase' }];
   const status = { untracked: ['.env', 'agent-new.txt', 'user-new.txt'], trackedChanges: ['agent-edit.ts', 'user-staged.ts', 'user-edit.ts'], staged: ['user-staged.ts'] };
+  const hashesNow = new Map<string, string | null>([['.env', 'e1'], ['agent-new.txt', 'a1'], ['agent-edit.ts', 'a2'], ['user-edit.ts', 'u2']]);
 
-  it.each<[string, string[] | undefined, UserChange[]]>([
+  it.each<[string, FileState[] | undefined, UserChange[]]>([
     [
-      'after a crash: only what is staged now is added (the dead session\'s work is taken on)',
+      "after a crash: only what is staged now is added (the dead session's work is taken on)",
       undefined,
       [...recorded, { path: 'user-staged.ts', origin: 'changed_between_runs' }],
     ],
     [
-      'after a graceful stop: everything that was not already uncommitted at the stop',
-      ['.env', 'agent-new.txt', 'agent-edit.ts'],
+      'after a graceful stop: everything that was not uncommitted at the stop',
+      [{ path: '.env', hash: 'e1' }, { path: 'agent-new.txt', hash: 'a1' }, { path: 'agent-edit.ts', hash: 'a2' }],
       [
         ...recorded,
         { path: 'user-edit.ts', origin: 'changed_between_runs' },
         { path: 'user-new.txt', origin: 'changed_between_runs' },
         { path: 'user-staged.ts', origin: 'changed_between_runs' },
       ],
+    ],
+    [
+      'after a graceful stop: a file left uncommitted then (a refused commit) that was edited since',
+      [{ path: 'agent-new.txt', hash: 'a1' }, { path: 'agent-edit.ts', hash: 'a2' }, { path: 'user-edit.ts', hash: 'u1' }, { path: 'user-new.txt', hash: null }, { path: 'user-staged.ts', hash: null }],
+      [...recorded, { path: 'user-edit.ts', origin: 'changed_between_runs' }, { path: 'user-new.txt', origin: 'changed_between_runs' }, { path: 'user-staged.ts', origin: 'changed_between_runs' }],
     ],
     ['after a graceful stop that committed everything: every change now', [], [
       ...recorded,
@@ -45,7 +51,7 @@ describe('userChangesAtResume', () => {
       { path: 'user-staged.ts', origin: 'changed_between_runs' },
     ]],
   ])('%s', (_name, uncommittedAtStop, expected) => {
-    expect(userChangesAtResume({ recorded, status, uncommittedAtStop })).toEqual(expected);
+    expect(userChangesAtResume({ recorded, status, uncommittedAtStop, hashesNow })).toEqual(expected);
   });
 
   it('keeps the recorded origin of a path, never replaces the record with a new snapshot', () => {
@@ -53,12 +59,13 @@ describe('userChangesAtResume', () => {
       recorded: [{ path: 'README.md', origin: 'modified_before_phase' }],
       status: { untracked: [], trackedChanges: ['README.md'], staged: ['README.md'] },
       uncommittedAtStop: undefined,
+      hashesNow: new Map(),
     });
     expect(result).toEqual([{ path: 'README.md', origin: 'modified_before_phase' }]);
   });
 
   it('keeps a recorded path that is no longer changed (the user may change it again)', () => {
-    const result = userChangesAtResume({ recorded, status: { untracked: [], trackedChanges: [], staged: [] }, uncommittedAtStop: [] });
+    const result = userChangesAtResume({ recorded, status: { untracked: [], trackedChanges: [], staged: [] }, uncommittedAtStop: [], hashesNow: new Map() });
     expect(result).toEqual(recorded);
   });
 });
