@@ -15,6 +15,7 @@ import { classifySessionEnd, type SessionOutcome } from './session-outcome.js';
 import { SessionLogs } from './session-logs.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from './session-processes.js';
 import { StopEscalation } from './stop-escalation.js';
+import { debussyHooks, settingsError, withSessionSettings } from './session-settings.js';
 import { createStopGuard, type StopGuard } from './stop-guard.js';
 import { newStreamParseState, parseStreamLine } from './stream-parser.js';
 
@@ -33,8 +34,9 @@ export interface AgentSessionOptions {
   stopGraceMs?: number;
   onEvent?: (event: AgentEvent) => void;
   /**
-   * Add a PreToolUse hook (via `--settings`) that blocks tools once a stop is decided. Default
-   * true; skipped when `args` already has `--settings`. Turn off for commands that are not claude.
+   * Add debussy's hooks (session-settings.ts): a PreToolUse hook that blocks tools once a stop is
+   * decided, and a PreCompact hook that refuses claude's own compaction. Default true; merged with
+   * a `--settings` already in `args`. Turn off for commands that are not claude.
    */
   stopGuard?: boolean;
   /** How long a stop waits for a response that is still streaming to finish. Default 30000. */
@@ -138,11 +140,13 @@ class ClaudeSession implements AgentSession {
     env[SESSION_MARKER_VAR] = marker;
 
     const problem = launchProblem(options.command, options.cwd, env.PATH);
-    const useGuard = options.stopGuard !== false && !options.args.includes('--settings');
-    this.guard = problem === undefined && useGuard ? createStopGuard(marker) : undefined;
-    const args = this.guard === undefined ? options.args : [...options.args, '--settings', this.guard.settingsJson];
+    const guard = problem === undefined && options.stopGuard !== false ? createStopGuard(marker) : undefined;
+    // One --settings: the user's own (from args) with debussy's hooks merged in.
+    const settings = guard === undefined ? { args: options.args } : withSessionSettings(options.args, options.cwd, debussyHooks(guard.stopFile));
+    this.guard = 'args' in settings ? guard : undefined;
+    const args = 'args' in settings ? settings.args : options.args;
     let child: ChildProcessWithoutNullStreams | undefined;
-    let failure: DebussyError | undefined = problem;
+    let failure: DebussyError | undefined = problem ?? ('problem' in settings ? settingsError(settings.problem) : undefined);
     if (failure === undefined) {
       try {
         // Its own process group: a Ctrl-C at the terminal reaches debussy, which stops the session

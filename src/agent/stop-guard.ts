@@ -3,34 +3,28 @@
  * SIGINT, but the model's next response could in principle arrive and start a tool before the
  * signal lands; once the stop is decided the file is created and such a tool is refused (exit 2:
  * the CLI shows the hook's stderr to the model instead of running the tool). A hook costs one
- * `sh` per tool call.
+ * `sh` per tool call. The hook itself is in session-settings.ts, with debussy's other hooks.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { debussyHooks } from './session-settings.js';
 
 export interface StopGuard {
-  /** JSON for `--settings`. */
-  settingsJson: string;
   stopFile: string;
   /** From now on, every tool call is blocked. */
   arm(): void;
   dispose(): void;
 }
 
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, "'\\''")}'`;
-}
-
+/** Settings JSON holding debussy's hooks alone (session-settings.ts merges them with the user's). */
 export function stopGuardSettings(stopFile: string): string {
-  const command = `test -e ${shellQuote(stopFile)} && { echo "debussy: this session is stopping; do not start new work" >&2; exit 2; }; exit 0`;
-  return JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command }] }] } });
+  return JSON.stringify({ hooks: debussyHooks(stopFile) });
 }
 
 export function createStopGuard(sessionMarker: string): StopGuard {
   const stopFile = path.join(tmpdir(), `debussy-stop-${sessionMarker}`);
   return {
-    settingsJson: stopGuardSettings(stopFile),
     stopFile,
     arm() {
       try {

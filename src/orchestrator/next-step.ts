@@ -52,7 +52,7 @@ export function decideNextStep(input: NextStepInput): NextStep {
   if (input.signal?.status === 'failed') {
     return retryOrFail(input, `the agent reported the phase failed${input.signal.reason ? `: ${input.signal.reason}` : ''}`, 'Read the session log (`debussy logs`) and fix what the agent could not.');
   }
-  if (input.stoppedBy === 'context') {
+  if (input.stoppedBy === 'context' || input.stoppedBy === 'compaction') {
     const figure = input.crossingText ?? 'the context limit';
     if (input.restarts < input.maxRestarts) return { kind: 'restart', reason: figure };
     return {

@@ -69,6 +69,7 @@ function resumeOf(report: SessionReport): Pick<Attempt, 'resumeModel' | 'resumeW
 }
 
 function crossingText(report: SessionReport): string | undefined {
+  if (report.stoppedBy === 'compaction') return report.end.stopReason;
   const hit = report.crossing;
   if (!hit) return undefined;
   if (hit.trigger === 'tool_calls') return `${hit.toolCalls} tool calls (tool_call_threshold ${hit.toolCallThreshold})`;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { DebussyConfig } from '../config/index.js';
 import { PlanError, PrerequisiteError } from '../errors/index.js';
 import { hasTrackedChanges, isGitRepo, workingTreeStatus } from '../git/index.js';
+import { settingsError, userSettingsProblem } from '../agent/session-settings.js';
 import { auditPlan, formatFinding, type Phase, type Plan } from '../plan/index.js';
 import { DEBUSSY_TOOL_RULES } from '../agent/claude-args.js';
 import { bashVerdict, editVerdict, type PermissionSettings } from '../permissions/rule-check.js';
@@ -57,6 +58,9 @@ export async function checkPrerequisites(root: string, config: DebussyConfig, en
       'Install it (npm install -g @anthropic-ai/claude-code), or set claude_command in .debussy/config.yaml to its path.',
     );
   }
+  // A user's --settings that claude could not read would fail every session: say so before any starts.
+  const settingsProblem = userSettingsProblem(config.claude_args, root);
+  if (settingsProblem !== undefined) throw settingsError(settingsProblem);
   const inRepo = await isGitRepo(root);
   if (config.auto_commit && !inRepo) {
     throw new PrerequisiteError('E_NOT_GIT_REPO', `auto-commit needs a git repository, and ${root} is not inside one`, 'Run `git init` and commit your files, or pass --no-auto-commit.');

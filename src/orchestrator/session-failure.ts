@@ -18,7 +18,7 @@ import type { SessionReport } from './session-runner.js';
  * calls failed for want of permission: reminding the agent would only repeat the refusals.
  */
 export function sessionFailed(report: SessionReport, signalled: boolean): boolean {
-  if (signalled || report.stoppedBy === 'context' || report.stoppedBy === 'interrupt') return false;
+  if (signalled || report.stoppedBy === 'context' || report.stoppedBy === 'compaction' || report.stoppedBy === 'interrupt') return false;
   if (report.stoppedBy === 'stall' || report.stoppedBy === 'timeout') return true;
   if (report.refusals.length > 0) return true;
   return report.end.outcome !== 'completed';

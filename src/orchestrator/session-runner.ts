@@ -46,7 +46,7 @@ export interface SessionRequest {
   forceStop: AbortSignal;
 }
 
-export type StopCause = 'context' | 'timeout' | 'stall' | 'interrupt';
+export type StopCause = 'context' | 'compaction' | 'timeout' | 'stall' | 'interrupt';
 
 export interface SessionReport {
   end: SessionEnd;
@@ -96,13 +96,26 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   let lastRetry: SessionReport['lastRetry'];
   const refusals = new RefusalTracker();
 
-  // A context stop lets the running tool finish (graceful); an interrupt, a timeout or a stall
-  // stops now, and claude ends the running tool.
+  // A context or compaction stop lets the running tool finish (graceful); an interrupt, a timeout
+  // or a stall stops now, and claude ends the running tool.
   const stop = (by: StopCause, reason: string) => {
     if (stoppedBy) return;
     stoppedBy = by;
     recorder.record({ type: 'stop_requested', phaseId: request.phaseId, sessionIndex: request.sessionIndex, reason });
-    session.requestStop(reason, { immediate: by !== 'context' });
+    session.requestStop(reason, { immediate: by !== 'context' && by !== 'compaction' });
+  };
+
+  // claude compacted although debussy's PreCompact hook refuses it (a user's settings turned hooks
+  // off, or a CLI that ignores the hook): a summary now stands in for the phase's context. Recorded,
+  // and the session restarts from a checkpoint, as at the context threshold.
+  const onCompaction = (event: Extract<AgentEvent, { type: 'compaction' }>) => {
+    const figures = event.preTokens === undefined ? '' : ` (${event.preTokens.toLocaleString('en-US')} -> ${(event.postTokens ?? 0).toLocaleString('en-US')} tokens)`;
+    recorder.record({
+      type: 'compaction', phaseId: request.phaseId, sessionIndex: request.sessionIndex, stopping: request.stopOnCrossing,
+      ...(event.preTokens === undefined ? {} : { preTokens: event.preTokens }),
+      ...(event.postTokens === undefined ? {} : { postTokens: event.postTokens }),
+    });
+    if (request.stopOnCrossing) stop('compaction', `claude compacted its context${figures}`);
   };
 
   const monitor = new ContextMonitor({
@@ -205,6 +218,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
       refusals.observe(event);
       if (event.type === 'api_error') lastApiError = event;
       if (event.type === 'api_retry') lastRetry = event;
+      if (event.type === 'compaction' && event.stage === 'boundary') onCompaction(event);
       if (event.type === 'init') {
         sessionId = event.sessionId;
         model = event.model;

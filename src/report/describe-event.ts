@@ -43,6 +43,11 @@ function journalLine(event: JournalEvent): JournalLine | undefined {
           ? `phase ${event.phaseId}: context at ${pct(event.percent)} of ${tokens(event.contextWindow)} tokens crossed the ${event.threshold}% threshold${event.stopping ? ': stopping the session' : ' (one-shot mode: running on)'}`
           : `phase ${event.phaseId}: ${event.toolCalls} tool calls reached the tool-call threshold ${event.threshold}${event.stopping ? ': stopping the session' : ' (one-shot mode: running on)'}`,
       };
+    case 'compaction':
+      return {
+        level: 'warning',
+        text: `phase ${event.phaseId}: claude compacted the context of session ${event.sessionIndex}${event.preTokens === undefined ? '' : ` (${tokens(event.preTokens)} -> ${tokens(event.postTokens ?? 0)} tokens)`}${event.stopping ? ': restarting from a checkpoint instead of going on with its summary' : ' (one-shot mode: running on)'}`,
+      };
     case 'stop_requested':
       return { level: 'info', text: `phase ${event.phaseId}: stop requested (${event.reason})` };
     case 'commit':

@@ -151,6 +151,17 @@ export interface CompactionEvent extends Base {
   stopping: boolean;
 }
 
+/** claude compacted a session's context by itself (its PreCompact hook did not stop it). */
+export interface CompactionEvent extends Base {
+  type: 'compaction';
+  phaseId: string;
+  sessionIndex: number;
+  preTokens?: number;
+  postTokens?: number;
+  /** False in one-shot mode: the compaction is reported, the session runs on. */
+  stopping: boolean;
+}
+
 export interface StopRequestedEvent extends Base {
   type: 'stop_requested';
   phaseId: string;

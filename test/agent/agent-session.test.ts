@@ -129,7 +129,7 @@ describe('startAgentSession with a stand-in command', () => {
     await expect(startAgentSession(options('sh', { cwd: path.join(dir, 'nope') })).ended).rejects.toMatchObject({ code: 'E_AGENT_CWD' });
   });
 
-  it('adds the stop guard hook as --settings, unless args already carry settings', async () => {
+  it("adds debussy's hooks as --settings, merged into a --settings the args already carry", async () => {
     const command = fakeClaude(`for a in "$@"; do printf '%s\\n' "$a"; done > "$DIR/args.txt"\n${say(RESULT_OK)}`);
     const argsOf = async (args: string[]) => {
       await startAgentSession(options(command, { args, stopGuard: true })).ended;
@@ -137,8 +137,11 @@ describe('startAgentSession with a stand-in command', () => {
     };
     const guarded = await argsOf(['-p']);
     expect(guarded.slice(0, 2)).toEqual(['-p', '--settings']);
-    expect(JSON.parse(guarded[2] ?? '{}')).toMatchObject({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command' }] }] } });
-    expect(await argsOf(['-p', '--settings', '{}'])).toEqual(['-p', '--settings', '{}']);
+    expect(JSON.parse(guarded[2] ?? '{}')).toMatchObject({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command' }] }], PreCompact: [{ hooks: [{ type: 'command' }] }] } });
+    const merged = await argsOf(['-p', '--settings', '{"model":"opus","hooks":{"Stop":[{"hooks":[]}]}}']);
+    expect(merged.slice(0, 2)).toEqual(['-p', '--settings']);
+    expect(merged).toHaveLength(3);
+    expect(JSON.parse(merged[2] ?? '{}')).toMatchObject({ model: 'opus', hooks: { Stop: [{ hooks: [] }], PreToolUse: [{ matcher: '*' }], PreCompact: [{}] } });
   });
 });
 

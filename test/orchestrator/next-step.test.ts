@@ -15,6 +15,8 @@ describe('decideNextStep', () => {
     ['failed signal without retries fails', { signal: { status: 'failed' }, retries: 2 }, 'fail'],
     ['a context stop restarts', { stoppedBy: 'context', outcome: 'stopped', crossingText: 'context at 81%' }, 'restart'],
     ['a context stop at the restart limit fails', { stoppedBy: 'context', outcome: 'stopped', restarts: 3 }, 'fail'],
+    ['a compaction stop restarts from a checkpoint', { stoppedBy: 'compaction', outcome: 'stopped', crossingText: 'claude compacted its context' }, 'restart'],
+    ['a compaction stop at the restart limit fails', { stoppedBy: 'compaction', outcome: 'stopped', restarts: 3 }, 'fail'],
     ['interrupt wins over everything but is not a failure', { stoppedBy: 'interrupt', outcome: 'stopped' }, 'interrupted'],
     ['no signal: continue the same session once', { outcome: 'completed' }, 'continue'],
     ['no signal twice: retry fresh', { outcome: 'completed', alreadyContinued: true }, 'retry'],

@@ -1,0 +1,167 @@
+/**
+ * Issue 11: a user's own `--settings` and debussy's hooks both take effect, and Claude Code's own
+ * compaction never acts behind debussy's back. Through the built debussy, the real claude CLI and
+ * the scripted server.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { firstUserText, type RecordedRequest, type ScriptedTurn } from '../support/scripted-api.js';
+import { E2EProject, eventsOf } from './e2e-project.js';
+import { waitFor } from './processes.js';
+import { assistantTurns, bash, done, lastUserText, scriptBySession, sessionKind, write } from './session-script.js';
+
+let project: E2EProject | undefined;
+let scratch: string | undefined;
+afterEach(async () => {
+  await project?.dispose();
+  project = undefined;
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  scratch = undefined;
+});
+
+function scratchDir(): string {
+  scratch = mkdtempSync(path.join(tmpdir(), 'debussy-user-settings-'));
+  return scratch;
+}
+
+/** Every readable session log of the project's runs, joined. */
+function sessionLogs(p: E2EProject, suffix = '.log'): string {
+  const runs = path.join(p.dir, '.debussy/runs');
+  if (!existsSync(runs)) return '';
+  const logs: string[] = [];
+  for (const run of readdirSync(runs)) {
+    const sessions = path.join(runs, run, 'sessions');
+    if (!existsSync(sessions)) continue;
+    for (const file of readdirSync(sessions)) if (file.endsWith(suffix)) logs.push(readFileSync(path.join(sessions, file), 'utf8'));
+  }
+  return logs.join('\n');
+}
+
+const PROMPT_TOO_LONG: ScriptedTurn = { kind: 'error', status: 400, type: 'invalid_request_error', message: 'prompt is too long: 212000 tokens > 200000 maximum' };
+const isSummaryRequest = (req: RecordedRequest) => JSON.stringify(req.body).includes('Respond with TEXT ONLY');
+
+describe("a user's --settings", () => {
+  it("a settings file of the user's and debussy's stop guard both take effect", async () => {
+    const dir = scratchDir();
+    const hookLog = path.join(dir, 'user-hook.log');
+    const settingsFile = path.join(dir, 'my-settings.json');
+    writeFileSync(settingsFile, JSON.stringify({ hooks: { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `cat >> '${hookLog}'; echo >> '${hookLog}'` }] }] } }));
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Guarded' }],
+      config: { claude_args: ['--dangerously-skip-permissions', '--settings', settingsFile] },
+      script: scriptBySession({
+        fresh: [
+          write('one.txt', 'one\n'),
+          // Time for the test to arm the guard between the two tool calls, then to disarm it.
+          bash('touch refused.txt', { latencyMs: 4000 }),
+          bash('debussy done --phase 1', { latencyMs: 3000 }),
+          done(),
+        ],
+      }),
+    });
+    const run = project.start(['run', project.planArg]);
+    const p = project;
+    await waitFor("the user's PostToolUse hook to log the Write", () => existsSync(hookLog) && readFileSync(hookLog, 'utf8').includes('"tool_name":"Write"')).catch((error: unknown) => {
+      throw new Error(`${String(error)}; hook log: ${existsSync(hookLog) ? readFileSync(hookLog, 'utf8') : '(none)'}; session logs: ${sessionLogs(p).slice(-3000)}`);
+    });
+    const marker = eventsOf(await p.journal(), 'session_started')[0]?.marker ?? '';
+    expect(marker).not.toBe('');
+    const stopFile = path.join(tmpdir(), `debussy-stop-${marker}`);
+    writeFileSync(stopFile, ''); // what debussy does when it decides to stop the session
+    try {
+      await waitFor('the guard to refuse the next tool call', () => sessionLogs(p, '.stream.ndjson').includes('this session is stopping'));
+    } finally {
+      rmSync(stopFile, { force: true });
+    }
+    const result = await run.done;
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(existsSync(path.join(p.dir, 'one.txt'))).toBe(true);
+    expect(existsSync(path.join(p.dir, 'refused.txt'))).toBe(false);
+    const logged = readFileSync(hookLog, 'utf8');
+    expect(logged).toContain('"tool_name":"Write"');
+    expect(logged).toContain('debussy done --phase 1');
+    expect(eventsOf(await p.journal(), 'phase_ended')).toMatchObject([{ status: 'completed' }]);
+  });
+
+  it.each([
+    ['a settings file that does not exist', ['--settings', 'no-such-settings.json'], /^debussy: the settings file \S*no-such-settings\.json \(--settings in claude_args\) cannot be read \(ENOENT\)/],
+    ['inline JSON that does not parse', ['--settings', '{"hooks": }'], /^debussy: the inline JSON given to --settings in claude_args is not valid JSON/],
+  ])('%s: one line naming it, exit 2, no session started', async (_name, args, message) => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'Never starts' }], config: { claude_args: ['--dangerously-skip-permissions', ...args] }, script: [done()] });
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(project.api.mainRequests()).toHaveLength(0);
+    expect(await project.journal()).toEqual([]);
+  });
+});
+
+describe("Claude Code's own compaction", () => {
+  it("a user's auto-compact window and a prompt-too-long are both refused; the overflow restarts from a condensed checkpoint", async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Overflowing' }],
+      // The user's settings carry an auto-compact window: claude would summarise past ~67,000 tokens.
+      config: { claude_args: ['--dangerously-skip-permissions', '--settings', '{"autoCompactWindow": 100000}'], claude_max_retries: 0 },
+      script: scriptBySession({
+        fresh: [
+          write('part1.txt', 'part one\n'),
+          bash('debussy progress --phase 1 --message "wrote part one"', { usage: { input_tokens: 90_000 } }),
+          bash('echo past the auto-compact window', { usage: { input_tokens: 95_000 } }),
+          PROMPT_TOO_LONG,
+        ],
+        checkpoint: [bash('debussy done --phase 1'), done()],
+      }),
+    });
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const main = project.api.mainRequests();
+    // No summary was ever asked for: the PreCompact hook refused both compactions.
+    expect(main.filter(isSummaryRequest)).toEqual([]);
+    const stream = sessionLogs(project, '.stream.ndjson');
+    expect(stream).toContain('"status":"compacting"');
+    expect(stream).not.toContain('compact_boundary');
+    const events = await project.journal();
+    expect(eventsOf(events, 'compaction')).toEqual([]);
+    expect(eventsOf(events, 'recovery').map((e) => [e.failureClass, e.action])).toEqual([['context_overflow', 'condensed_session']]);
+    expect(eventsOf(events, 'checkpoint_condensed')).toHaveLength(1);
+    const restarted = main.find((r) => sessionKind(r) === 'checkpoint');
+    expect(restarted && firstUserText(restarted)).toContain('An earlier session of this phase ended: Prompt is too long');
+    expect(restarted && firstUserText(restarted)).toContain('part1.txt');
+    expect(eventsOf(events, 'phase_ended')).toMatchObject([{ status: 'completed' }]);
+  });
+
+  it('a compaction that happens anyway (hooks turned off) is recorded, and the session restarts from a checkpoint', async () => {
+    const fresh = [write('part1.txt', 'part one\n'), bash('debussy progress --phase 1 --message "wrote part one"'), PROMPT_TOO_LONG];
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Compacted' }],
+      config: { claude_args: ['--dangerously-skip-permissions', '--settings', '{"disableAllHooks": true}'], claude_max_retries: 0 },
+      script: (req) => {
+        if (isSummaryRequest(req)) return { kind: 'text', text: 'SUMMARY OF WORK' };
+        // The request claude re-sends after compacting starts from the summary.
+        if (firstUserText(req).startsWith('This session is being continued')) return bash('touch after-summary.txt', { latencyMs: 500 });
+        const kind = sessionKind(req);
+        if (kind === 'checkpoint') return [bash('debussy done --phase 1'), done()][assistantTurns(req)] ?? done();
+        if (lastUserText(req).includes('ended without signalling')) return done();
+        return fresh[assistantTurns(req)] ?? done();
+      },
+    });
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(project.api.mainRequests().filter(isSummaryRequest)).toHaveLength(1);
+    const events = await project.journal();
+    const compactions = eventsOf(events, 'compaction');
+    expect(compactions).toHaveLength(1);
+    expect(compactions[0]).toMatchObject({ phaseId: '1', sessionIndex: 1, stopping: true });
+    expect(compactions[0]?.preTokens).toBeGreaterThan(0);
+    expect(eventsOf(events, 'restart')).toMatchObject([{ restart: 1, reason: expect.stringMatching(/^claude compacted its context/) as unknown }]);
+    expect(eventsOf(events, 'attempt_started').map((a) => a.kind)).toEqual(['initial', 'restart']);
+    expect(result.stdout).toContain('claude compacted the context of session 1');
+    const restarted = project.api.mainRequests().find((r) => sessionKind(r) === 'checkpoint');
+    expect(restarted && firstUserText(restarted)).toContain('wrote part one');
+    expect(restarted && firstUserText(restarted)).toContain('An earlier session of this phase ended: claude compacted its context');
+    expect(eventsOf(events, 'phase_ended')).toMatchObject([{ status: 'completed' }]);
+  });
+});
