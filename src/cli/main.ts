@@ -112,7 +112,8 @@ export function buildProgram(): Command {
 // `debussy status | head` closes the pipe early: that is the reader's choice, not an error.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') return;
+    // EIO: the terminal is gone (closed window, hang-up); `debussy run` treats it as a stop.
+    if (error.code === 'EPIPE' || error.code === 'EIO') return;
     throw error;
   });
 }

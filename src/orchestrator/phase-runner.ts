@@ -258,6 +258,11 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       }
       case 'verify': {
         const outcomes = await verify(ctx, phase, attempt.id);
+        if (ctx.interrupt.aborted) {
+          // Stopped while verifying: the gates' verdict is unknown; the next run resumes the phase.
+          await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
+          return finish({ status: 'interrupted' });
+        }
         const notes = await checkNotes(ctx.root, phase, config.notes_sections);
         for (const warning of notes.missingSections) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: warning });
         const problems = notes.missingFiles;
@@ -270,7 +275,10 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         }
         if (failed.length === 0) {
           for (const problem of problems) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${problem} (accepted: gates pass and no retries left)` });
-          await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_completed' });
+          const sha = await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_completed' });
+          // A Ctrl-C that ended the commit (a hook that hung): the work is in the tree, not in a
+          // commit, so the phase is not complete; the next run resumes it.
+          if (sha === undefined && ctx.useGit && ctx.interrupt.aborted) return finish({ status: 'interrupted' });
           return finish({ status: 'completed' });
         }
         const names = failed.map((o) => o.name).join(', ');
@@ -289,8 +297,9 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
 
 async function verify(ctx: PhaseContext, phase: Phase, attemptId: string): Promise<GateOutcome[]> {
   const gates = phase.file?.gates ?? [];
-  const outcomes = await runGates(gates, ctx.root, ctx.config.gate_timeout, ctx.env);
+  const outcomes = await runGates(gates, ctx.root, ctx.config.gate_timeout, ctx.env, { interrupt: ctx.interrupt, forceStop: ctx.forceStop });
   for (const outcome of outcomes) {
+    if (outcome.interrupted) continue; // no verdict
     ctx.recorder.record({
       type: 'gate_result', phaseId: phase.id, attemptId, name: outcome.name, command: outcome.command, passed: outcome.passed,
       exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputTail: outcome.outputTail,

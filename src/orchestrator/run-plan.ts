@@ -65,13 +65,18 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     // Read again under the lock: the answer before it could have changed.
     const previous = input.fresh ? undefined : await latestRun(root, plan.path);
     let priorInterrupted = false;
+    // Every child of the debussy that held a stale lock carries its owner marker: end what is left.
+    let deadOwners = lock.reclaimed ? [lock.reclaimed] : [];
     if (previous?.state && (previous.state.status === 'running' || previous.state.status === 'interrupted')) {
       priorInterrupted = true;
       if (previous.state.status === 'running') {
-        const killed = await reclaimDeadRun(previous.state);
+        const killed = await reclaimDeadRun(previous.state, deadOwners);
+        deadOwners = [];
         reporter.notice('warning', `run ${previous.runId} ended without finishing (debussy was killed)${killed > 0 ? `; ended ${killed} process(es) it left behind` : ''}`);
       }
     }
+    const orphans = deadOwners.length > 0 ? await reclaimDeadRun(undefined, deadOwners) : 0;
+    if (orphans > 0) reporter.notice('warning', `ended ${orphans} process(es) left behind by run ${lock.reclaimed?.runId ?? ''}`);
     if (lock.reclaimed) reporter.notice('warning', `reclaimed a stale lock from run ${lock.reclaimed.runId} (pid ${lock.reclaimed.pid} is no longer running)`);
     const marks = input.fresh ? {} : await readPhaseMarks(root, plan.path);
     const resume = planResume({ plan, prior: previous?.state, priorInterrupted, marks });
