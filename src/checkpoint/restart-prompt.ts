@@ -15,10 +15,10 @@ export function describeWorkState(checkpoint: Pick<Checkpoint, 'commits' | 'unco
   const committed = checkpoint.commits.length > 0;
   const uncommitted = checkpoint.uncommittedFiles;
   if (uncommitted === undefined) return committed ? 'Its work is kept and committed.' : 'Its work is kept in the working tree.';
-  const files = `${uncommitted} file${uncommitted === 1 ? '' : 's'}`;
-  if (committed && uncommitted > 0) return `Its work is partly committed (see the commits below); ${files} in the working tree differ from the last commit and are not committed yet.`;
+  const files = uncommitted === 1 ? '1 file differs' : `${uncommitted} files differ`;
+  if (committed && uncommitted > 0) return `Its work is partly committed (see the commits below); in the working tree, ${files} from the last commit, not committed yet.`;
   if (committed) return 'Its work is committed (see the commits below); the working tree has nothing uncommitted.';
-  if (uncommitted > 0) return `Its work is not committed: it is in the working tree (${files} differ from the last commit).`;
+  if (uncommitted > 0) return `Its work is not committed: it is in the working tree (${files} from the last commit).`;
   return 'It left no changes: nothing is committed and the working tree is clean.';
 }
 

@@ -1,0 +1,63 @@
+/** What a resumed run carries of the phase it continues, across one resume and across two. */
+import { describe, expect, it } from 'vitest';
+import { planResume } from '../../src/orchestrator/resume-plan.js';
+import type { Plan } from '../../src/plan/types.js';
+import { foldRun, type JournalEvent, type NewJournalEvent, type RunState } from '../../src/state/index.js';
+
+function stamp(events: NewJournalEvent[], start: string): JournalEvent[] {
+  return events.map((event, i): JournalEvent => ({ ...event, v: 1, pid: 1, ts: new Date(Date.parse(start) + i * 1000).toISOString() }));
+}
+
+const plan = { phases: [{ id: '1', status: 'pending' }] } as unknown as Plan;
+
+const sessionEnded = (attemptId: string, lastActivity?: string[]): NewJournalEvent => ({
+  type: 'session_ended', phaseId: '1', attemptId, sessionIndex: 1, outcome: 'stopped', exitCode: null, signal: 'SIGINT',
+  peakContextTokens: 0, peakContextPercent: 0, contextWindow: 0, toolCalls: 1, costUsd: 0, inputTokens: 0, outputTokens: 0, durationMs: 1,
+  ...(lastActivity ? { lastActivity } : {}),
+});
+
+function interruptedRun(runId: string, extra: NewJournalEvent[]): RunState {
+  const state = foldRun(stamp([
+    { type: 'run_started', runId, planPath: 'p', planName: 'P', phaseIds: ['1'], options: {} },
+    { type: 'phase_started', phaseId: '1', title: 'One', baseSha: 'base' },
+    ...extra,
+    { type: 'phase_ended', phaseId: '1', status: 'in_progress' },
+    { type: 'run_ended', status: 'interrupted', exitCode: 130 },
+  ], '2026-11-23T10:00:00Z'));
+  if (!state) throw new Error('no state');
+  return state;
+}
+
+describe('planResume carries what the interrupted run recorded', () => {
+  it('progress entries and the last activity of its last session', () => {
+    const prior = interruptedRun('r1', [
+      { type: 'attempt_started', phaseId: '1', attemptId: 'a1', kind: 'initial', restart: 0, retry: 0 },
+      { type: 'progress', phaseId: '1', message: 'wrote part one', attemptId: 'a1' },
+      sessionEnded('a1', ['Write part1.txt', 'Bash: sleep 27']),
+    ]);
+    const carry = planResume({ plan, prior, priorInterrupted: true, marks: {} }).carry.get('1');
+    expect(carry?.resumedFrom).toMatchObject({ runId: 'r1', progress: [{ message: 'wrote part one' }], lastActivity: ['Write part1.txt', 'Bash: sleep 27'] });
+    expect(carry?.baseSha).toBe('base');
+  });
+
+  it('a run resumed twice still carries the first run entries, before its own', () => {
+    const second = interruptedRun('r2', [
+      { type: 'phase_resumed', phaseId: '1', fromRunId: 'r1', progress: [{ message: 'wrote part one', ts: '2026-11-23T09:00:00Z' }], lastActivity: ['Bash: sleep 27'] },
+      { type: 'attempt_started', phaseId: '1', attemptId: 'a2', kind: 'resume', restart: 0, retry: 0 },
+      { type: 'progress', phaseId: '1', message: 'wrote part two', attemptId: 'a2' },
+    ]);
+    const carry = planResume({ plan, prior: second, priorInterrupted: true, marks: {} }).carry.get('1');
+    expect(carry?.resumedFrom?.progress.map((p) => p.message)).toEqual(['wrote part one', 'wrote part two']);
+    // The second run was killed before its session ended: the first run's last activity stays.
+    expect(carry?.resumedFrom?.lastActivity).toEqual(['Bash: sleep 27']);
+  });
+
+  it("a later session's activity replaces the carried one", () => {
+    const second = interruptedRun('r2', [
+      { type: 'phase_resumed', phaseId: '1', fromRunId: 'r1', progress: [], lastActivity: ['old'] },
+      { type: 'attempt_started', phaseId: '1', attemptId: 'a2', kind: 'resume', restart: 0, retry: 0 },
+      sessionEnded('a2', ['new']),
+    ]);
+    expect(planResume({ plan, prior: second, priorInterrupted: true, marks: {} }).carry.get('1')?.resumedFrom?.lastActivity).toEqual(['new']);
+  });
+});
