@@ -39,10 +39,11 @@ export function buildProgram(): Command {
 
   program
     .command('audit')
-    .description('Check a master plan and its phase files for problems without running anything.')
+    .description('Show what debussy understood of a master plan and its phase files, and every problem in them, without running anything.')
     .argument('<plan>', 'path to the MASTER_PLAN.md')
-    .option('--json', 'print the findings as JSON')
+    .option('--json', 'print what was understood and the findings as JSON')
     .option('--strict', 'treat warnings as errors')
+    .option('--config <file>', 'use this config file instead of discovering one (its gates map fills gate commands)')
     .action(lazy(() => import('./commands/audit.js')));
 
   const run = program

@@ -81,7 +81,7 @@ export const CONFIG_SCHEMA = {
   },
   claude_args: {
     kind: 'string[]', default: [], group: 'agent',
-    description: 'Extra arguments for every claude session, e.g. ["--dangerously-skip-permissions"].',
+    description: 'Extra arguments for every claude session, e.g. ["--max-turns", "200"]. For permissions use permission_mode / allowed_tools.',
   },
   claude_max_retries: {
     kind: 'integer', default: 2, min: 0, max: 15, group: 'agent',

@@ -18,6 +18,7 @@ import { decideNextStep, type NextStep } from './next-step.js';
 import { notifyGiveUp } from './give-up-notice.js';
 import { checkNotes } from './notes-check.js';
 import { describeRefusals } from '../permissions/refusals.js';
+import { FAILURE_CLASSES } from '../recovery/failure-class.js';
 import { decideRecovery, sessionFailed } from './session-failure.js';
 import { PhaseCommits } from './phase-commits.js';
 import { markPlanStatus } from './plan-status.js';
@@ -282,6 +283,11 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
           return finish({ status: 'completed' });
         }
         const names = failed.map((o) => o.name).join(', ');
+        // The agent could not do what the gates check: a remediation session would be refused the same way.
+        if (report.refusals.length > 0) {
+          const refused = describeRefusals(report.refusals.map((r) => r.summary));
+          return finish({ status: 'aborted', reason: `gate(s) ${names} failed after ${refused}: allow them with permission_mode / allowed_tools`, hint: FAILURE_CLASSES.permissions.suggestedAction, exitKind: 'permissions' });
+        }
         if (retries >= config.max_retries) {
           return finish({ status: 'failed', reason: `gate(s) ${names} still failing after ${retries} remediation session(s) (max_retries ${config.max_retries})`, hint: 'Run the gates yourself (`debussy done --phase ID --verify` shows them) and fix what remains.' });
         }

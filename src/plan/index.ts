@@ -4,4 +4,5 @@ export { auditPlan } from './audit.js';
 export { executionOrder, findCycles } from './graph.js';
 export { normaliseStatus, statusLabel } from './status.js';
 export { formatFinding } from './format.js';
+export { describePlan, renderPlanView, type PlanView, type PhaseView } from './describe-plan.js';
 export { updatePhaseStatusCell } from './status-cell.js';

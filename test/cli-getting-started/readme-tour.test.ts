@@ -126,7 +126,9 @@ describe('the README tour', () => {
     expect(init?.stdout).toContain('Permissions: acceptEdits');
     const config = readFileSync(path.join(project, '.debussy', 'config.yaml'), 'utf8');
     expect(config).toMatch(/^permission_mode: "acceptEdits"$/m);
-    expect(config).not.toContain('dangerously');
+    const settings = config.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
+    expect(settings.map((line) => line.split(':')[0])).toEqual(['permission_mode', 'allowed_tools']);
+    expect(settings.join('\n')).not.toMatch(/dangerously|bypassPermissions/);
 
     const run = [...results.entries()].find(([command]) => /^debussy run \S+$/.test(command))?.[1];
     expect(run?.stdout).not.toContain('claude would refuse');

@@ -26,7 +26,6 @@ describe('permissions', () => {
     dir = project.dir;
     const result = await project.run(['run', project.planArg]);
     const output = result.stdout + result.stderr;
-    if (process.env.SHOW_OUTPUT) console.log(output);
     expect(result.code, output).toBe(7);
     expect(output).toContain('claude refused 2 tool calls (Write: src/x.ts, Bash: npm test): allow them with permission_mode / allowed_tools');
     expect(output).toContain('not retried: the run stops');
@@ -40,6 +39,24 @@ describe('permissions', () => {
     expect(eventsOf(events, 'recovery')).toMatchObject([{ failureClass: 'permissions', action: 'abort' }]);
     expect(eventsOf(events, 'run_ended')).toMatchObject([{ status: 'aborted', exitCode: 7 }]);
     expect(project.api.mainRequests()).toHaveLength(3);
+  });
+
+  it('a session that signals done after refusals and then fails its gates stops the run with exit 7, without remediation sessions', async () => {
+    let dir = '';
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Refused, then claims done', gates: [{ name: 'written', command: 'test -f src/z.ts' }] }],
+      config: { claude_args: [], permission_mode: 'default', max_retries: 3 },
+      script: scriptBySession({ fresh: [write(path.join(dir, 'src', 'z.ts'), 'export const z = 3;\n'), bash('debussy done --phase 1'), done()] }),
+    });
+    dir = project.dir;
+    const result = await project.run(['run', project.planArg]);
+    const output = result.stdout + result.stderr;
+    expect(result.code, output).toBe(7);
+    expect(output).toContain('gate(s) written failed after claude refused 1 tool call (Write: src/z.ts): allow them with permission_mode / allowed_tools');
+    const events = await project.journal();
+    expect(eventsOf(events, 'session_started')).toHaveLength(1);
+    expect(eventsOf(events, 'gate_result')).toMatchObject([{ name: 'written', passed: false }]);
+    expect(eventsOf(events, 'run_ended')).toMatchObject([{ exitCode: 7 }]);
   });
 
   it("debussy's own `debussy done` is allowed in claude's default mode with no rules of the user's", async () => {
