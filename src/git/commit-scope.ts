@@ -12,10 +12,25 @@ import type { WorkingTreeStatus } from './status.js';
 /** Why a changed path belongs to the user rather than to the phase. */
 export type UserChangeOrigin = 'untracked_before_phase' | 'modified_before_phase' | 'changed_between_runs';
 
-/** A path that differed from HEAD because of the user, not the agent. */
+/** A path that differed from HEAD because of the user, not the agent. A path ending in `/` is a directory of untracked files: everything under it. */
 export interface UserChange {
   path: string;
   origin: UserChangeOrigin;
+}
+
+/** Looks up whose a path is: the user's change that covers it (itself or a directory above it), or undefined. */
+export function userChangeLookup(changes: readonly UserChange[]): (path: string) => UserChange | undefined {
+  const byPath = new Map(changes.map((change) => [change.path, change]));
+  const hasDirectories = changes.some((change) => change.path.endsWith('/'));
+  return (path) => {
+    const exact = byPath.get(path);
+    if (exact !== undefined || !hasDirectories) return exact;
+    for (let slash = path.lastIndexOf('/', path.length - 2); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+      const covering = byPath.get(path.slice(0, slash + 1));
+      if (covering !== undefined) return covering;
+    }
+    return undefined;
+  };
 }
 
 export type LeftOutReason = UserChangeOrigin | 'looks_like_credentials';
@@ -32,7 +47,7 @@ export interface CommitScope {
   leftOut: LeftOut[];
 }
 
-/** Everything that differs from HEAD when a phase first starts is the user's. */
+/** Everything that differs from HEAD when a phase first starts is the user's (untracked directories may come collapsed). */
 export function userChangesAtPhaseStart(status: Pick<WorkingTreeStatus, 'trackedChanges' | 'untracked'>): UserChange[] {
   const changes: UserChange[] = [
     ...status.untracked.map((path): UserChange => ({ path, origin: 'untracked_before_phase' })),
@@ -69,13 +84,13 @@ export interface ResumeInput {
  * not stage its work; a person who wants an edit kept out stages it).
  */
 export function userChangesAtResume(input: ResumeInput): UserChange[] {
-  const known = new Set(input.recorded.map((change) => change.path));
+  const recordedChange = userChangeLookup(input.recorded);
   const atStop = input.uncommittedAtStop === undefined ? undefined : new Map(input.uncommittedAtStop.map((file) => [file.path, file.hash]));
   const staged = new Set(input.status.staged);
   const unchangedSinceStop = (path: string): boolean => atStop?.has(path) === true && atStop.get(path) === input.hashesNow.get(path);
   const added: UserChange[] = [];
   for (const path of [...input.status.trackedChanges, ...input.status.untracked]) {
-    if (known.has(path)) continue;
+    if (recordedChange(path) !== undefined) continue;
     const theirs = atStop === undefined ? staged.has(path) : !unchangedSinceStop(path);
     if (theirs) added.push({ path, origin: 'changed_between_runs' });
   }
@@ -90,13 +105,17 @@ export interface CommitScopeInput {
 }
 
 export function decideCommitScope(input: CommitScopeInput): CommitScope {
-  const userOrigin = new Map(input.userChanges.map((change) => [change.path, change.origin]));
+  const usersChange = userChangeLookup(input.userChanges);
   const commit: string[] = [];
   const leftOut: LeftOut[] = [];
+  const named = new Set<string>();
   for (const path of [...new Set(input.changed)].sort(comparePaths)) {
-    const origin = userOrigin.get(path);
-    if (origin !== undefined) leftOut.push({ path, reason: origin });
-    else if (!input.commitSecrets && looksLikeCredentialFile(path)) leftOut.push({ path, reason: 'looks_like_credentials' });
+    const users = usersChange(path);
+    if (users !== undefined) {
+      // Files under a directory of the user's are named by the directory, once.
+      if (!named.has(users.path)) leftOut.push({ path: users.path, reason: users.origin });
+      named.add(users.path);
+    } else if (!input.commitSecrets && looksLikeCredentialFile(path)) leftOut.push({ path, reason: 'looks_like_credentials' });
     else commit.push(path);
   }
   return { commit, leftOut };

@@ -1,7 +1,7 @@
 export { isGitRepo, gitTopLevel, headSha } from './repo.js';
 export { workingTreeStatus, hasTrackedChanges, parsePorcelainV1, type WorkingTreeStatus } from './status.js';
 export { commitPaths, type CommitResult } from './commit.js';
-export { decideCommitScope, userChangesAtPhaseStart, userChangesAtResume, type CommitScope, type FileState, type LeftOut, type LeftOutReason, type UserChange, type UserChangeOrigin } from './commit-scope.js';
+export { decideCommitScope, userChangeLookup, userChangesAtPhaseStart, userChangesAtResume, type CommitScope, type FileState, type LeftOut, type LeftOutReason, type UserChange, type UserChangeOrigin } from './commit-scope.js';
 export { looksLikeCredentialFile } from './credential-files.js';
 export { hashWorkingFiles } from './file-hashes.js';
 export { changedFilesSince, commitsSince } from './changes.js';

@@ -56,12 +56,15 @@ function isUnmerged(index: string, workTree: string): boolean {
 /**
  * The state of the working tree under `root`, paths relative to `root`, debussy's run data left
  * out. Porcelain output is always relative to the top level, so a sub-directory root is stripped
- * of its prefix.
+ * of its prefix. Untracked files are listed one by one, or with `untrackedDirs: 'collapsed'` a
+ * directory holding only untracked files as one entry ending in `/` (a `venv/` nobody ignored is
+ * then one entry, not thousands).
  */
-export async function workingTreeStatus(root: string): Promise<WorkingTreeStatus> {
+export async function workingTreeStatus(root: string, options: { untrackedDirs?: 'listed' | 'collapsed' } = {}): Promise<WorkingTreeStatus> {
+  const untrackedMode = options.untrackedDirs === 'collapsed' ? 'normal' : 'all';
   const [prefix, output] = await Promise.all([
     pathPrefix(root),
-    gitStdout(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', ...scopePathspecs()]),
+    gitStdout(root, ['status', '--porcelain=v1', '-z', `--untracked-files=${untrackedMode}`, '--no-renames', '--', ...scopePathspecs()]),
   ]);
   const status = parsePorcelainV1(output);
   const relative = (paths: string[]): string[] =>

@@ -5,7 +5,7 @@
  * failing hook never loses work.
  */
 import {
-  buildCommitMessage, commitPaths, decideCommitScope, hashWorkingFiles, userChangesAtPhaseStart, userChangesAtResume, workingTreeStatus,
+  buildCommitMessage, commitPaths, decideCommitScope, hashWorkingFiles, userChangeLookup, userChangesAtPhaseStart, userChangesAtResume, workingTreeStatus,
   type CommitMessageInput, type LeftOut, type LeftOutReason, type UserChange,
 } from '../git/index.js';
 import type { PhaseCarry, PhaseContext } from './phase-context.js';
@@ -27,13 +27,12 @@ export class PhaseCommits {
    */
   static async start(ctx: PhaseContext, phaseId: string, carry: PhaseCarry): Promise<PhaseCommits> {
     if (!ctx.useGit) return new PhaseCommits(ctx, phaseId, []);
-    const status = await workingTreeStatus(ctx.root);
     const atStop = carry.uncommittedAtStop;
     const userChanges =
       carry.userChanges === undefined
-        ? userChangesAtPhaseStart(status)
+        ? userChangesAtPhaseStart(await workingTreeStatus(ctx.root, { untrackedDirs: 'collapsed' }))
         : userChangesAtResume({
-            recorded: carry.userChanges, status, uncommittedAtStop: atStop,
+            recorded: carry.userChanges, status: await workingTreeStatus(ctx.root), uncommittedAtStop: atStop,
             hashesNow: await hashWorkingFiles(ctx.root, (atStop ?? []).map((file) => file.path)),
           });
     ctx.recorder.record({ type: 'user_changes', phaseId, changes: userChanges });
@@ -72,10 +71,15 @@ export class PhaseCommits {
     this.ctx.recorder.record({ type: 'notice', level: 'warning', phaseId: this.phaseId, message: describeLeftOut(fresh) });
   }
 
-  /** After a graceful stop: what stays uncommitted, so a resume can tell the user's later edits apart. */
+  /**
+   * After a graceful stop: what of the phase stays uncommitted (the user's changes are recorded
+   * already), so a resume can tell the user's later edits apart.
+   */
   private async recordUncommittedAtStop(): Promise<void> {
     const status = await workingTreeStatus(this.ctx.root);
-    const hashes = await hashWorkingFiles(this.ctx.root, [...new Set([...status.trackedChanges, ...status.untracked])].sort());
+    const usersChange = userChangeLookup(this.userChanges);
+    const phasePaths = [...new Set([...status.trackedChanges, ...status.untracked])].filter((path) => usersChange(path) === undefined).sort();
+    const hashes = await hashWorkingFiles(this.ctx.root, phasePaths);
     this.ctx.recorder.record({ type: 'uncommitted_at_stop', phaseId: this.phaseId, files: [...hashes].map(([path, hash]) => ({ path, hash })) });
   }
 }

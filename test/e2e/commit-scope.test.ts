@@ -41,7 +41,7 @@ describe("the user's changes from before the phase", () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Agent work' }],
       script: scriptBySession({
-        fresh: [write('src/agent.txt', 'agent\n'), bash('echo "agent line" >> notes.md'), bash('debussy done --phase 1'), done()],
+        fresh: [write('src/agent.txt', 'agent\n'), bash('echo "agent line" >> notes.md && echo agent > scratch/agent.txt'), bash('debussy done --phase 1'), done()],
       }),
     });
     project.write('notes.md', 'tracked notes\n');
@@ -50,6 +50,7 @@ describe("the user's changes from before the phase", () => {
     await project.git('commit', '-q', '-m', 'user files');
     const base = await head(project);
     project.write('.env', `API_TOKEN=${TOKEN}\n`);
+    project.write('scratch/a.txt', 'the user\'s scratch\n');
     project.write('notes.md', 'tracked notes\nuser line\n');
     project.write('staged.md', 'staged by the user\n');
     await project.git('add', 'staged.md');
@@ -67,9 +68,12 @@ describe("the user's changes from before the phase", () => {
     expect(await project.git('diff', '--cached', '--name-only')).toBe('staged.md\n');
 
     const named = warnings(await project.journal());
-    expect(named).toContain('.env (untracked before the phase began)');
+    expect(named).toContain('.env, scratch/ (untracked before the phase began)');
     expect(named).toContain('notes.md, staged.md (modified before the phase began)');
-    expect(result.stdout).toContain('phase 1: not committed, left as they are in the working tree: .env (untracked before the phase began)');
+    // A directory that held only the user's untracked files stays theirs, whatever is added to it.
+    expect(named).toContain('scratch/ (untracked before the phase began)');
+    expect(project.read('scratch/agent.txt')).toBe('agent\n');
+    expect(result.stdout).toContain('phase 1: not committed, left as they are in the working tree: .env, scratch/ (untracked before the phase began)');
   });
 
   it('in a repository with no commit yet, only the agent\'s files go into the first commit', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideCommitScope, userChangesAtPhaseStart, userChangesAtResume, type CommitScope, type FileState, type UserChange } from '../../src/git/index.js';
+import { decideCommitScope, userChangeLookup, userChangesAtPhaseStart, userChangesAtResume, type CommitScope, type FileState, type UserChange } from '../../src/git/index.js';
 
 describe('userChangesAtPhaseStart', () => {
   it('takes every untracked and every modified or staged tracked path as the user\'s', () => {
@@ -13,6 +13,10 @@ describe('userChangesAtPhaseStart', () => {
 
   it('is empty on a clean tree', () => {
     expect(userChangesAtPhaseStart({ untracked: [], trackedChanges: [] })).toEqual([]);
+  });
+
+  it('keeps a collapsed untracked directory as one entry', () => {
+    expect(userChangesAtPhaseStart({ untracked: ['venv/'], trackedChanges: [] })).toEqual([{ path: 'venv/', origin: 'untracked_before_phase' }]);
   });
 });
 
@@ -64,6 +68,16 @@ describe('userChangesAtResume', () => {
     expect(result).toEqual([{ path: 'README.md', origin: 'modified_before_phase' }]);
   });
 
+  it("takes files under a recorded directory as the user's, not as new changes", () => {
+    const result = userChangesAtResume({
+      recorded: [{ path: 'data/', origin: 'untracked_before_phase' }],
+      status: { untracked: ['data/a.csv', 'data/deep/b.csv', 'database.ts'], trackedChanges: [], staged: [] },
+      uncommittedAtStop: [{ path: 'database.ts', hash: 'd1' }],
+      hashesNow: new Map([['database.ts', 'd1']]),
+    });
+    expect(result).toEqual([{ path: 'data/', origin: 'untracked_before_phase' }]);
+  });
+
   it('keeps a recorded path that is no longer changed (the user may change it again)', () => {
     const result = userChangesAtResume({ recorded, status: { untracked: [], trackedChanges: [], staged: [] }, uncommittedAtStop: [], hashesNow: new Map() });
     expect(result).toEqual(recorded);
@@ -75,6 +89,7 @@ describe('decideCommitScope', () => {
     { path: '.env', origin: 'untracked_before_phase' },
     { path: 'src/user.ts', origin: 'modified_before_phase' },
     { path: 'between.txt', origin: 'changed_between_runs' },
+    { path: 'venv/', origin: 'untracked_before_phase' },
   ];
 
   it.each<[string, { changed: string[]; commitSecrets: boolean }, CommitScope]>([
@@ -113,11 +128,31 @@ describe('decideCommitScope', () => {
       { commit: ['app.ts'], leftOut: [{ path: '.env', reason: 'untracked_before_phase' }] },
     ],
     [
+      "files under a directory of the user's stay out, named once by the directory",
+      { changed: ['venv/bin/python', 'venv/lib/x.py', 'venvy.txt', 'src/venv/a.ts'], commitSecrets: false },
+      { commit: ['src/venv/a.ts', 'venvy.txt'], leftOut: [{ path: 'venv/', reason: 'untracked_before_phase' }] },
+    ],
+    [
       'a path listed twice (staged and changed) appears once',
       { changed: ['app.ts', 'app.ts'], commitSecrets: false },
       { commit: ['app.ts'], leftOut: [] },
     ],
   ])('%s', (_name, input, expected) => {
     expect(decideCommitScope({ userChanges, ...input })).toEqual(expected);
+  });
+});
+
+describe('userChangeLookup', () => {
+  const lookup = userChangeLookup([{ path: 'a/b/', origin: 'untracked_before_phase' }, { path: 'x.txt', origin: 'modified_before_phase' }]);
+  it.each<[string, string | undefined]>([
+    ['x.txt', 'x.txt'],
+    ['a/b/c.txt', 'a/b/'],
+    ['a/b/deep/d.txt', 'a/b/'],
+    ['a/bc.txt', undefined],
+    ['a/c.txt', undefined],
+    ['b/c.txt', undefined],
+    ['x.txt.bak', undefined],
+  ])('%s -> %s', (path, covering) => {
+    expect(lookup(path)?.path).toBe(covering);
   });
 });

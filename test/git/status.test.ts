@@ -115,3 +115,14 @@ describe('repository queries', () => {
     await expect(headSha(outer)).rejects.toBeInstanceOf(GitError);
   });
 });
+
+describe('workingTreeStatus with untracked directories collapsed', () => {
+  it('lists a directory of untracked files once, with a trailing slash; loose files and tracked changes as usual', async () => {
+    const { root } = await repo({ files: { 'src/a.ts': 'a\n' } });
+    await writeFiles(root, { 'venv/bin/python': 'x', 'venv/lib/site.py': 'y', 'src/new.ts': 'n\n', 'src/a.ts': 'a2\n', 'loose.txt': 'l\n' });
+    const collapsed = await workingTreeStatus(root, { untrackedDirs: 'collapsed' });
+    expect(collapsed.untracked.sort()).toEqual(['loose.txt', 'src/new.ts', 'venv/']);
+    expect(collapsed.trackedChanges).toEqual(['src/a.ts']);
+    expect((await workingTreeStatus(root)).untracked.sort()).toEqual(['loose.txt', 'src/new.ts', 'venv/bin/python', 'venv/lib/site.py']);
+  });
+});
