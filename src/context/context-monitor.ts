@@ -159,10 +159,9 @@ export class ContextMonitor {
         break;
       }
       case 'compaction':
-        if (event.stage === 'boundary' && event.postTokens !== undefined) {
-          this.resetTo(event.postTokens);
-          this.discontinuity = true;
-        }
+        if (event.stage !== 'boundary') return;
+        if (event.postTokens !== undefined) this.resetTo(event.postTokens);
+        this.discontinuity = true;
         return;
       case 'model_fallback':
         if (event.to !== undefined && this.windowSource !== 'override') {

@@ -40,7 +40,7 @@ const FACTOR_DECAY = 0.85;
 /** The overhead prior counts as this many small pairs; each new one fades the others. */
 const PRIOR_OVERHEAD_PAIRS = 3;
 const OVERHEAD_DECAY = 0.9;
-const OVERHEAD_CLIP = 4;
+const OVERHEAD_CLIP = 2;
 
 interface ModelState {
   prior: ModelPrior;

@@ -47,9 +47,9 @@ describe('TokenCalibration learning', () => {
 
   it('learns the overhead from pairs with almost nothing counted', () => {
     const calibration = new TokenCalibration();
-    for (let i = 0; i < 30; i++) expect(calibration.learn('claude-opus-4-6', pair(20, 1.2, 140, 30))).toBe('overhead');
-    expect(calibration.overheadFor('claude-opus-4-6')).toBeGreaterThan(130);
-    expect(calibration.overheadFor('claude-opus-4-6')).toBeLessThan(141);
+    for (let i = 0; i < 30; i++) expect(calibration.learn('claude-opus-4-6', pair(20, 1.2, 120, 30))).toBe('overhead');
+    expect(calibration.overheadFor('claude-opus-4-6')).toBeGreaterThan(115);
+    expect(calibration.overheadFor('claude-opus-4-6')).toBeLessThan(121);
     expect(calibration.factorFor('claude-opus-4-6')).toBeCloseTo(1.2, 10);
   });
 
@@ -92,5 +92,14 @@ describe('TokenCalibration learning', () => {
     for (let i = 0; i < 10; i++) calibration.learn('claude-opus-4-6', pair(3_000, 1.1, 70));
     for (let i = 0; i < 10; i++) calibration.learn('claude-opus-4-6', pair(3_000, 1.4, 70));
     expect(calibration.factorFor('claude-opus-4-6')).toBeGreaterThan(1.35);
+  });
+});
+
+describe('TokenCalibration overhead', () => {
+  it('a small pair with an odd growth moves the overhead by at most twice the prior', () => {
+    const calibration = new TokenCalibration();
+    calibration.learn('claude-opus-4-6', { countedTokens: 10, outputTokens: 0, calls: 1, growth: 3_000 });
+    // The prior (3 pairs of 70, faded by 0.9) and one pair counted as 140, not 2,930.
+    expect(calibration.overheadFor('claude-opus-4-6')).toBeCloseTo((0.9 * 3 * 70 + 140) / (0.9 * 3 + 1), 6);
   });
 });

@@ -48,4 +48,5 @@ export type {
 } from './scripted-api/types.js';
 export { startScriptedApi } from './scripted-api/server.js';
 export { countRequestTokens, countTextTokens, firstUserText, firstUserTextRaw } from './scripted-api/tokens.js';
+export { countRequestTokensForeign, countReplyTokensForeign, type ForeignCountSpec } from './scripted-api/foreign-tokens.js';
 export { isMainLoopRequest } from './scripted-api/classify.js';

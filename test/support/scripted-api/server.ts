@@ -6,6 +6,7 @@ import { isMainLoopRequest, modelOf, pathOf, routeOf, wantsStream } from './clas
 import { errorBody, formatSse, jsonMessage, outputTokensOf, sseEvents, textBlocks, toolUseBlocks } from './replies.js';
 import type { ReplyMessage } from './replies.js';
 import { countRequestTokens } from './tokens.js';
+import { countReplyTokensForeign, countRequestTokensForeign } from './foreign-tokens.js';
 import type { RecordedRequest, ScriptedApi, ScriptedApiOptions, ScriptedTurn, UsageSpec } from './types.js';
 
 const SIDE_REPLY_TEXT = 'ok';
@@ -67,7 +68,7 @@ export async function startScriptedApi(options: ScriptedApiOptions): Promise<Scr
       sendJson(res, 404, errorBody('not_found_error', `scripted api: no route for ${rec.method} ${rec.path}`));
       return;
     }
-    rec.trueTokens = countRequestTokens(rec.body);
+    rec.trueTokens = options.usage === 'foreign' ? countRequestTokensForeign(rec.body, options.foreign) : countRequestTokens(rec.body);
     if (route === 'count_tokens') {
       sendJson(res, 200, { input_tokens: rec.trueTokens });
       return;
@@ -166,13 +167,14 @@ function buildMessage(rec: RecordedRequest, turn: Extract<ScriptedTurn, { kind: 
     turn.kind === 'text'
       ? textBlocks(turn.text)
       : [...textBlocks(turn.text), ...toolUseBlocks('uses' in turn ? turn.uses : [{ name: turn.name, input: turn.input, id: turn.id }], idPrefix)];
-  const usage = resolveUsage(options.usage ?? 'computed', rec.trueTokens ?? 0, outputTokensOf(content), turn.usage);
+  const output = options.usage === 'foreign' ? countReplyTokensForeign(content, options.foreign) : outputTokensOf(content);
+  const usage = resolveUsage(options.usage ?? 'computed', rec.trueTokens ?? 0, output, turn.usage);
   return { id: `msg_${idPrefix}`, model: modelOf(rec.body), content, stopReason: turn.kind === 'tool_use' ? 'tool_use' : 'end_turn', usage };
 }
 
-function resolveUsage(mode: 'computed' | 'scripted', trueTokens: number, outputTokens: number, spec: UsageSpec | undefined): Required<UsageSpec> {
+function resolveUsage(mode: 'computed' | 'scripted' | 'foreign', trueTokens: number, outputTokens: number, spec: UsageSpec | undefined): Required<UsageSpec> {
   return {
-    input_tokens: spec?.input_tokens ?? (mode === 'computed' ? trueTokens : 1),
+    input_tokens: spec?.input_tokens ?? (mode === 'scripted' ? 1 : trueTokens),
     cache_read_input_tokens: spec?.cache_read_input_tokens ?? 0,
     cache_creation_input_tokens: spec?.cache_creation_input_tokens ?? 0,
     output_tokens: spec?.output_tokens ?? outputTokens,

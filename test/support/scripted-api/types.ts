@@ -1,3 +1,5 @@
+import type { ForeignCountSpec } from './foreign-tokens.js';
+
 /** Token figures a scripted turn reports; any field left out is computed or defaulted. */
 export type UsageSpec = {
   input_tokens?: number;
@@ -50,7 +52,7 @@ export interface RecordedRequest {
   aborted: boolean;
   /** A main agent-loop turn: consumed a script entry. */
   main: boolean;
-  /** countRequestTokens(body) for POST /v1/messages and count_tokens requests. */
+  /** The request's count in the server's usage mode (cl100k, or the foreign count) for POST /v1/messages and count_tokens requests. */
   trueTokens?: number;
   /** The turn this request was answered with (main requests only). */
   turn?: ScriptedTurn;
@@ -60,8 +62,15 @@ export type ScriptFunction = (req: RecordedRequest, mainIndex: number) => Script
 
 export interface ScriptedApiOptions {
   script: ScriptedTurn[] | ScriptFunction;
-  /** 'computed' (default): input_tokens = countRequestTokens(body) unless the turn says otherwise. */
-  usage?: 'computed' | 'scripted';
+  /**
+   * 'computed' (default): input_tokens = countRequestTokens(body) (cl100k) unless the turn says
+   * otherwise. 'foreign': input and output tokens from a count debussy does not share
+   * (foreign-tokens.ts: another vocabulary, scaled per content kind, hidden overhead, optional
+   * unseen jumps). 'scripted': only what the turns say.
+   */
+  usage?: 'computed' | 'scripted' | 'foreign';
+  /** Tuning of the 'foreign' count. */
+  foreign?: ForeignCountSpec;
   defaultLatencyMs?: number;
   /** What a main request past the end of an array script gets: a text "Done." (default) or a 400. */
   onExhausted?: 'text-done' | 'error';

@@ -1,0 +1,142 @@
+/**
+ * `debussy replay TRANSCRIPT.jsonl...`: runs Claude Code transcripts (the JSONL Claude Code writes
+ * under ~/.claude/projects/<project>/) through debussy's context monitor, and shows per API call
+ * of the main chain what the API reported, what debussy projected for it beforehand, and where a
+ * run at the given limits would have stopped. `--json`: one object per call and a summary.
+ */
+import { createReadStream } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { readLineBatches } from '../../agent/index.js';
+import { CONFIG_SCHEMA } from '../../config/index.js';
+import { describeLimit } from '../../context/index.js';
+import { UsageError } from '../../errors/index.js';
+import { ReplayFigureCollector, replayTranscript, type ReplayCall, type ReplayEnd, type ReplayFigures, type ReplayOptions } from '../../replay/index.js';
+
+interface ReplayCommandOptions {
+  contextThreshold?: string;
+  maxContextTokens?: string;
+  contextWindow?: string;
+  json?: boolean;
+}
+
+interface FileResult {
+  file: string;
+  figures: ReplayFigures;
+  end: ReplayEnd;
+}
+
+export default async function replayCommand(files: string[], options: ReplayCommandOptions): Promise<number> {
+  const replayOptions = optionsFrom(options);
+  for (const file of files) await checkReadable(file);
+  const all = new ReplayFigureCollector();
+  const results: FileResult[] = [];
+  const write = (text: string) => process.stdout.write(text);
+  for (const file of files) {
+    const collector = new ReplayFigureCollector();
+    if (!options.json) write(`${file}\n${header()}\n`);
+    const calls = replayTranscript(readLineBatches(createReadStream(file)), replayOptions);
+    let next = await calls.next();
+    while (next.done !== true) {
+      const call = next.value;
+      collector.add(call);
+      all.add(call);
+      write(options.json ? `${JSON.stringify(jsonRow(call, files.length > 1 ? file : undefined))}\n` : textRow(call));
+      next = await calls.next();
+    }
+    const figures = collector.figures();
+    results.push({ file, figures, end: next.value });
+    if (!options.json) write(textFooter(figures, next.value, replayOptions));
+  }
+  if (options.json) {
+    const pooled = all.figures();
+    const { stopBefore: _stop, compactedBefore: _compacted, ...pooledFigures } = summaryOf(pooled);
+    write(`${JSON.stringify({ summary: { ...pooledFigures, files: results.map((r) => ({ file: r.file, ...summaryOf(r.figures), contextWindow: r.end.contextWindow ?? null, limit: r.end.limit ?? null, calibration: r.end.calibration, sidechainEntries: r.end.sidechainEntries, badLines: r.end.badLines })) } })}\n`);
+  } else if (files.length > 1) {
+    write(`all ${files.length} transcripts: ${errorLine(all.figures())}\n`);
+  }
+  return 0;
+}
+
+function optionsFrom(options: ReplayCommandOptions): ReplayOptions {
+  const threshold = numberFlag('--context-threshold', options.contextThreshold, 1, 100) ?? CONFIG_SCHEMA.context_threshold.default;
+  const cap = numberFlag('--max-context-tokens', options.maxContextTokens, 0, Number.MAX_SAFE_INTEGER) ?? CONFIG_SCHEMA.max_context_tokens.default;
+  const window = numberFlag('--context-window', options.contextWindow, 1000, Number.MAX_SAFE_INTEGER);
+  return { thresholdPercent: threshold, maxContextTokens: cap > 0 ? cap : undefined, contextWindow: window };
+}
+
+function numberFlag(flag: string, raw: string | undefined, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
+    throw new UsageError(`${flag} must be a number from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'any size' : max}, got "${raw}"`, `e.g. ${flag} ${flag === '--context-threshold' ? '80' : '400000'}`);
+  }
+  return value;
+}
+
+async function checkReadable(file: string): Promise<void> {
+  try {
+    await access(file);
+    if (!(await stat(file)).isFile()) throw new Error('not a file');
+  } catch {
+    throw new UsageError(`cannot read transcript ${file}`, 'give the path of a .jsonl transcript, e.g. ~/.claude/projects/<project>/<session>.jsonl');
+  }
+}
+
+function jsonRow(call: ReplayCall, file: string | undefined): Record<string, unknown> {
+  return {
+    ...(file === undefined ? {} : { file }),
+    index: call.index,
+    model: call.model,
+    reported: call.reported,
+    projected: call.projected,
+    ...(call.stopBefore ? { stopBefore: true } : {}),
+    ...(call.compactedBefore ? { compactedBefore: true } : {}),
+  };
+}
+
+const COLUMNS = { index: 6, model: 28, tokens: 11, error: 9 };
+
+function header(): string {
+  return `${'call'.padStart(COLUMNS.index)}  ${'model'.padEnd(COLUMNS.model)}${'reported'.padStart(COLUMNS.tokens)}${'projected'.padStart(COLUMNS.tokens)}${'error'.padStart(COLUMNS.error)}`;
+}
+
+function textRow(call: ReplayCall): string {
+  const notes: string[] = [];
+  if (call.compactedBefore) notes.push('<- Claude Code compacted before this call');
+  if (call.stopBefore) notes.push('<- debussy would have stopped before this request');
+  const error = call.projected === null || call.reported === 0 ? '-' : `${(((call.projected - call.reported) / call.reported) * 100).toFixed(2)}%`;
+  const projected = call.projected === null ? '-' : call.projected.toLocaleString('en-US');
+  return `${String(call.index).padStart(COLUMNS.index)}  ${call.model.padEnd(COLUMNS.model)}${call.reported.toLocaleString('en-US').padStart(COLUMNS.tokens)}${projected.padStart(COLUMNS.tokens)}${error.padStart(COLUMNS.error)}${notes.length > 0 ? `  ${notes.join('; ')}` : ''}\n`;
+}
+
+function textFooter(figures: ReplayFigures, end: ReplayEnd, options: ReplayOptions): string {
+  const lines = [`  ${figures.calls} API calls on the main chain${end.sidechainEntries > 0 ? ` (${end.sidechainEntries} subagent entries left apart)` : ''}${end.badLines > 0 ? `, ${end.badLines} unreadable lines` : ''}`];
+  lines.push(`  limit: ${describeLimit(end.limit, end.contextWindow, options.thresholdPercent)}; ${figures.stopBefore === null ? 'debussy would not have stopped this session' : `debussy would have stopped before call ${figures.stopBefore}`}`);
+  if (figures.compactedBefore.length > 0) lines.push(`  Claude Code compacted before call ${figures.compactedBefore.join(', ')}`);
+  lines.push(`  ${errorLine(figures)}`);
+  for (const [model, c] of Object.entries(end.calibration)) lines.push(`  ${model}: ${c.factor.toFixed(3)} x cl100k + ${Math.round(c.overheadPerCall)} tokens per call at the end`);
+  return `${lines.join('\n')}\n\n`;
+}
+
+function errorLine(figures: ReplayFigures): string {
+  const e = figures.error;
+  const g = figures.growthError;
+  if (e.compared === 0) return 'no projection to compare (fewer than two calls)';
+  const pct = (value: number | null) => (value === null ? '-' : `${value.toFixed(2)}%`);
+  const growth = g.compared === 0 ? 'no growth of 1,000 tokens or more' : `growth error median ${pct(g.medianPercent)}, p95 ${pct(g.p95Percent)} over ${g.compared} growths >= 1,000 tokens`;
+  return `projection error (% of the reported context): median ${pct(e.medianPercent)}, p95 ${pct(e.p95Percent)}, worst ${pct(e.worstPercent)} over ${e.compared} calls; ${growth}`;
+}
+
+function summaryOf(figures: ReplayFigures): Record<string, unknown> {
+  return {
+    calls: figures.calls,
+    compared: figures.error.compared,
+    medianErrorPercent: figures.error.medianPercent,
+    p95ErrorPercent: figures.error.p95Percent,
+    worstErrorPercent: figures.error.worstPercent,
+    underProjected: figures.underProjected,
+    growth: { compared: figures.growthError.compared, medianErrorPercent: figures.growthError.medianPercent, p95ErrorPercent: figures.growthError.p95Percent, worstErrorPercent: figures.growthError.worstPercent },
+    stopBefore: figures.stopBefore,
+    compactedBefore: figures.compactedBefore,
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Replays one Claude Code transcript through the context monitor the live run uses: each API call
+ * of the main chain is a row with what the API reported, what debussy projected for that request
+ * before seeing the report, and whether a run at the given limits would have stopped before it.
+ * The rows stream out as they are made; the figures over them are in replay-figures.ts.
+ */
+import { ContextMonitor, type ContextLimit } from '../context/index.js';
+import { endTranscript, newTranscriptState, readTranscriptLine, type TranscriptItem, type TranscriptState } from './transcript-events.js';
+
+export interface ReplayOptions {
+  thresholdPercent: number;
+  maxContextTokens: number | undefined;
+  contextWindow: number | undefined;
+}
+
+export interface ReplayCall {
+  /** 1-based position among the main chain's API calls. */
+  index: number;
+  model: string;
+  reported: number;
+  /** The projection of this request made before its report; null for the first call and after a compaction. */
+  projected: number | null;
+  /** The run would have stopped before sending this request (the first call after the limit was crossed). */
+  stopBefore: boolean;
+  /** Claude Code compacted the context before this call. */
+  compactedBefore: boolean;
+}
+
+export interface ReplayEnd {
+  badLines: number;
+  sidechainEntries: number;
+  contextWindow: number | undefined;
+  limit: ContextLimit | undefined;
+  /** What the calibration ended with, per model seen. */
+  calibration: Record<string, { factor: number; overheadPerCall: number }>;
+}
+
+export async function* replayTranscript(lines: AsyncIterable<string[]>, options: ReplayOptions): AsyncGenerator<ReplayCall, ReplayEnd> {
+  let crossed = false;
+  let stopMarked = false;
+  const monitor = new ContextMonitor({
+    thresholdPercent: options.thresholdPercent,
+    toolCallThreshold: 0,
+    ...(options.maxContextTokens === undefined ? {} : { maxContextTokens: options.maxContextTokens }),
+    ...(options.contextWindow === undefined ? {} : { contextWindowOverride: options.contextWindow }),
+    onLimit: () => {
+      crossed = true;
+    },
+  });
+  const state: TranscriptState = newTranscriptState();
+  const models = new Set<string>();
+  let index = 0;
+  let compactedSince = false;
+  let first = true;
+
+  function* feed(items: TranscriptItem[]): Generator<ReplayCall> {
+    for (const item of items) {
+      if (item.kind === 'user_text') {
+        monitor.enterText(item.text);
+        continue;
+      }
+      const event = item.event;
+      if (event.type === 'compaction') compactedSince = true;
+      if (event.type === 'usage') {
+        index += 1;
+        models.add(event.model);
+        const projected = first || compactedSince ? null : monitor.snapshot().usedTokens;
+        const stopBefore = crossed && !stopMarked;
+        if (stopBefore) stopMarked = true;
+        const call: ReplayCall = { index, model: event.model, reported: event.contextTokens, projected, stopBefore, compactedBefore: compactedSince };
+        first = false;
+        compactedSince = false;
+        monitor.observe(event);
+        yield call;
+        continue;
+      }
+      monitor.observe(event);
+    }
+  }
+
+  for await (const batch of lines) {
+    for (const line of batch) yield* feed(readTranscriptLine(line, state));
+  }
+  yield* feed(endTranscript(state));
+  const snapshot = monitor.snapshot();
+  const calibration = Object.fromEntries(
+    [...models].map((model) => [model, { factor: monitor.tokenCalibration.factorFor(model), overheadPerCall: monitor.tokenCalibration.overheadFor(model) }]),
+  );
+  return { badLines: state.badLines, sidechainEntries: state.sidechainEntries, contextWindow: snapshot.contextWindow, limit: snapshot.limit, calibration };
+}

@@ -1,0 +1,141 @@
+/**
+ * Reads the transcript Claude Code writes for a session (one JSON object a line, under
+ * ~/.claude/projects/<project>/<session>.jsonl) into the events the live run gets from claude's
+ * stream, so `debussy replay` feeds the same context monitor. Pure: one line in, events out, with
+ * the little state the format spreads over lines.
+ *
+ * The format, as Claude Code 2.x writes it: `assistant` entries carry one content block each;
+ * the blocks of one API response share `message.id` and repeat its usage, the last one with the
+ * final `output_tokens` (so a response's output is known when its next entry arrives). `user`
+ * entries carry tool results or text (prompts, injected reminders). `isSidechain: true` entries
+ * belong to a subagent's conversation, not to the main context. `system` `compact_boundary`
+ * marks a compaction (with `compactMetadata.preTokens`). Anything else (progress, snapshots,
+ * queue operations) is no part of the model's context.
+ */
+import type { AgentEvent } from '../agent/index.js';
+import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from '../agent/json-fields.js';
+
+/** An event for the monitor, or text that entered the context outside the stream's event kinds. */
+export type TranscriptItem = { kind: 'event'; event: AgentEvent } | { kind: 'user_text'; text: string };
+
+export interface TranscriptState {
+  /** The response whose blocks are arriving: its id and the highest output_tokens seen. */
+  openMessage: { id: string; outputTokens: number } | undefined;
+  seenMessageIds: Set<string>;
+  seenToolUseIds: Set<string>;
+  /** Lines that were not JSON, and entries of subagent conversations left out. */
+  badLines: number;
+  sidechainEntries: number;
+}
+
+const SYNTHETIC_MODEL = '<synthetic>';
+
+export function newTranscriptState(): TranscriptState {
+  return { openMessage: undefined, seenMessageIds: new Set(), seenToolUseIds: new Set(), badLines: 0, sidechainEntries: 0 };
+}
+
+export function readTranscriptLine(line: string, state: TranscriptState): TranscriptItem[] {
+  if (line.trim() === '') return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    state.badLines += 1;
+    return [];
+  }
+  if (!isRecord(value)) return [];
+  if (value.isSidechain === true) {
+    state.sidechainEntries += 1;
+    return [];
+  }
+  const message = recordField(value, 'message');
+  if (value.type === 'assistant' && message !== undefined) return readAssistant(value, message, state);
+  const items = closeMessage(state);
+  if (value.type === 'user' && message !== undefined) items.push(...readUser(message));
+  if (value.type === 'system' && value.subtype === 'compact_boundary') {
+    const meta = recordField(value, 'compactMetadata');
+    const preTokens = meta === undefined ? undefined : numberField(meta, 'preTokens');
+    items.push(event({ type: 'compaction', stage: 'boundary', ...(preTokens === undefined ? {} : { preTokens }) }));
+  }
+  return items;
+}
+
+/** The end of the transcript: the last response's output. */
+export function endTranscript(state: TranscriptState): TranscriptItem[] {
+  return closeMessage(state);
+}
+
+function event(agentEvent: AgentEvent): TranscriptItem {
+  return { kind: 'event', event: agentEvent };
+}
+
+function closeMessage(state: TranscriptState): TranscriptItem[] {
+  const open = state.openMessage;
+  state.openMessage = undefined;
+  return open === undefined || open.outputTokens <= 0 ? [] : [event({ type: 'output_usage', outputTokens: open.outputTokens })];
+}
+
+function readAssistant(entry: JsonRecord, message: JsonRecord, state: TranscriptState): TranscriptItem[] {
+  const id = stringField(message, 'id');
+  const model = stringField(message, 'model') ?? '';
+  const usage = recordField(message, 'usage');
+  if (id === undefined || model === SYNTHETIC_MODEL || entry.isApiErrorMessage === true) return closeMessage(state);
+  const items: TranscriptItem[] = [];
+  if (state.openMessage?.id !== id) {
+    items.push(...closeMessage(state));
+    if (!state.seenMessageIds.has(id) && usage !== undefined) {
+      state.seenMessageIds.add(id);
+      const inputTokens = numberField(usage, 'input_tokens') ?? 0;
+      const cacheReadTokens = numberField(usage, 'cache_read_input_tokens') ?? 0;
+      const cacheCreationTokens = numberField(usage, 'cache_creation_input_tokens') ?? 0;
+      items.push(event({ type: 'usage', messageId: id, model, inputTokens, cacheReadTokens, cacheCreationTokens, contextTokens: inputTokens + cacheReadTokens + cacheCreationTokens }));
+    }
+    state.openMessage = { id, outputTokens: 0 };
+  }
+  const open = state.openMessage;
+  if (open !== undefined && usage !== undefined) open.outputTokens = Math.max(open.outputTokens, numberField(usage, 'output_tokens') ?? 0);
+  for (const block of arrayField(message, 'content') ?? []) {
+    if (!isRecord(block)) continue;
+    if (block.type === 'text') {
+      const text = stringField(block, 'text') ?? '';
+      if (text !== '') items.push(event({ type: 'assistant_text', messageId: id, text }));
+    } else if (block.type === 'tool_use') {
+      const toolUseId = stringField(block, 'id');
+      if (toolUseId === undefined || state.seenToolUseIds.has(toolUseId)) continue;
+      state.seenToolUseIds.add(toolUseId);
+      const name = stringField(block, 'name') ?? 'unknown';
+      items.push(event({ type: 'tool_start', messageId: id, toolUseId, name, input: block.input, summary: name }));
+    }
+  }
+  return items;
+}
+
+function readUser(message: JsonRecord): TranscriptItem[] {
+  const content = message.content;
+  if (typeof content === 'string') return content === '' ? [] : [{ kind: 'user_text', text: content }];
+  const items: TranscriptItem[] = [];
+  for (const block of arrayField(message, 'content') ?? []) {
+    if (!isRecord(block)) continue;
+    if (block.type === 'text') {
+      const text = stringField(block, 'text') ?? '';
+      if (text !== '') items.push({ kind: 'user_text', text });
+    } else if (block.type === 'tool_result') {
+      const toolUseId = stringField(block, 'tool_use_id');
+      if (toolUseId === undefined) continue;
+      items.push(event({ type: 'tool_result', toolUseId, isError: block.is_error === true, text: textOf(block.content) }));
+    }
+  }
+  return items;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content as unknown[]) {
+    if (!isRecord(block)) continue;
+    if (block.type === 'text') parts.push(stringField(block, 'text') ?? '');
+    else if (block.type === 'image') parts.push('[image]');
+  }
+  return parts.join('\n');
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { endTranscript, newTranscriptState, readTranscriptLine, type TranscriptItem } from '../../src/replay/index.js';
+
+/** Lines in the shape Claude Code 2.x writes, made up for this test. */
+const usage = (input: number, read: number, output: number) => ({ input_tokens: input, cache_read_input_tokens: read, cache_creation_input_tokens: 0, output_tokens: output });
+const assistant = (id: string, block: unknown, u: unknown, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ type: 'assistant', isSidechain: false, message: { id, model: 'claude-opus-4-6', role: 'assistant', content: [block], usage: u }, ...extra });
+const user = (content: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ type: 'user', isSidechain: false, message: { role: 'user', content }, ...extra });
+
+const LINES = [
+  JSON.stringify({ type: 'file-history-snapshot', messageId: 'x' }),
+  user('fix the build'),
+  // One response streamed as three chunks: usage repeated, the last chunk with the final output count.
+  assistant('msg_1', { type: 'thinking', thinking: '' }, usage(3, 20_000, 8)),
+  assistant('msg_1', { type: 'text', text: 'Reading the log.' }, usage(3, 20_000, 8)),
+  assistant('msg_1', { type: 'tool_use', id: 'tu_1', name: 'Bash', input: { command: 'cat build.log' } }, usage(3, 20_000, 412)),
+  JSON.stringify({ type: 'progress', data: { type: 'hook_progress' } }),
+  user([{ type: 'tool_result', tool_use_id: 'tu_1', content: 'error TS2304' }]),
+  // A subagent's conversation in the same file: not the main context.
+  assistant('msg_side', { type: 'text', text: 'subagent' }, usage(5, 1_000, 10), { isSidechain: true }),
+  user([{ type: 'text', text: '<system-reminder>files changed</system-reminder>' }]),
+  JSON.stringify({ type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'auto', preTokens: 167_094 } }),
+  assistant('msg_2', { type: 'text', text: 'Done.' }, usage(10, 30_000, 5)),
+  assistant('msg_err', { type: 'text', text: 'API Error' }, usage(0, 0, 0), { isApiErrorMessage: true }),
+  'not json',
+];
+
+function read(lines: string[]): { items: TranscriptItem[]; state: ReturnType<typeof newTranscriptState> } {
+  const state = newTranscriptState();
+  const items = lines.flatMap((line) => readTranscriptLine(line, state));
+  items.push(...endTranscript(state));
+  return { items, state };
+}
+
+describe('transcript events', () => {
+  it('turns a transcript into the monitor events: one usage per message id, the final output count, sidechains apart', () => {
+    const { items, state } = read(LINES);
+    const shape = items.map((item) => (item.kind === 'user_text' ? `user: ${item.text}` : item.event.type === 'usage' ? `usage ${item.event.messageId} ${item.event.contextTokens}` : item.event.type === 'output_usage' ? `output ${item.event.outputTokens}` : item.event.type));
+    expect(shape).toEqual([
+      'user: fix the build',
+      'usage msg_1 20003',
+      'assistant_text',
+      'tool_start',
+      'output 412',
+      'tool_result',
+      'user: <system-reminder>files changed</system-reminder>',
+      'compaction',
+      'usage msg_2 30010',
+      'assistant_text',
+      'output 5',
+    ]);
+    expect(state.sidechainEntries).toBe(1);
+    expect(state.badLines).toBe(1);
+  });
+
+  it('a tool_use repeated in a later chunk is one tool call', () => {
+    const block = { type: 'tool_use', id: 'tu_9', name: 'Read', input: { file_path: '/a' } };
+    const { items } = read([assistant('m', block, usage(1, 0, 3)), assistant('m', block, usage(1, 0, 30))]);
+    expect(items.filter((i) => i.kind === 'event' && i.event.type === 'tool_start')).toHaveLength(1);
+    expect(items.at(-1)).toEqual({ kind: 'event', event: { type: 'output_usage', outputTokens: 30 } });
+  });
+});
