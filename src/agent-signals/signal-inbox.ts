@@ -30,10 +30,14 @@ export class SignalInbox {
   private rescan: NodeJS.Timeout | undefined;
   private closed = false;
 
-  /** `env`: the run's environment (the agent's is built from it), for redaction. */
+  /**
+   * `env`: the run's environment (the agent's is built from it), for redaction. `beforeAnswer`:
+   * runs before each request is handled (the run puts its journal back if it went missing).
+   */
   constructor(
     readonly dir: string,
     private readonly env: NodeJS.ProcessEnv,
+    private readonly beforeAnswer: () => void = () => {},
   ) {}
 
   start(): this {
@@ -75,6 +79,7 @@ export class SignalInbox {
     }
     let answer: SignalAnswer | undefined;
     try {
+      this.beforeAnswer();
       const [root, runId, attemptId, ...args] = readFileSync(taken, 'utf8').split('\0').slice(0, -1);
       const env = { ...this.env, DEBUSSY_PROJECT_ROOT: root, DEBUSSY_RUN_ID: runId, DEBUSSY_ATTEMPT_ID: attemptId };
       answer = root && runId && attemptId ? handleInSessionSignal(args, env) : undefined;

@@ -10,7 +10,7 @@ import { processStartTime } from '../process/identity.js';
 import { type AgentEvent, type ResultEvent } from './agent-events.js';
 import { launchProblem, spawnFailure } from './agent-launch.js';
 import { EventQueue } from './event-queue.js';
-import { readLineBatches } from './line-reader.js';
+import { maxStreamLineBytes, readLineBatches } from './line-reader.js';
 import { classifySessionEnd, type SessionOutcome } from './session-outcome.js';
 import { SessionLogs } from './session-logs.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from './session-processes.js';
@@ -295,7 +295,11 @@ class ClaudeSession implements AgentSession {
   }
 
   private async pump(child: ChildProcessWithoutNullStreams): Promise<void> {
-    for await (const lines of readLineBatches(child.stdout)) {
+    const onSkipped = (bytes: number) => {
+      this.logs.note(`debussy: skipped a stream line of ${bytes.toLocaleString('en-US')} bytes: longer than the ${maxStreamLineBytes().toLocaleString('en-US')} bytes debussy can hold as text`);
+    };
+    for await (const lines of readLineBatches(child.stdout, { onSkipped })) {
+
       for (const line of lines) {
         this.logs.rawLine(line);
         for (const event of parseStreamLine(line, this.state)) this.handle(event);

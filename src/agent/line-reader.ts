@@ -1,30 +1,80 @@
 /**
  * Splits a byte stream into lines as it arrives, in batches (one per chunk read), so a caller can
- * handle a whole batch synchronously. Lines may be of any length: a partial line is kept as the
- * chunks it spans and decoded once complete (a newline byte never occurs inside a multi-byte UTF-8
- * character, so decoding line by line is exact). Memory is bounded by the longest line, not by
- * the stream.
+ * handle a whole batch synchronously. A partial line is kept as the chunks it spans and decoded
+ * once complete (a newline byte never occurs inside a multi-byte UTF-8 character, so decoding line
+ * by line is exact). A line longer than `maxLineBytes` cannot become a string (V8 caps strings at
+ * about 512 MB): it is dropped as it arrives, reported to `onSkipped` with its length, and reading
+ * goes on with the next line. Memory is bounded by the longest line kept, not by the stream.
  */
-export async function* readLineBatches(stream: AsyncIterable<Buffer | string>): AsyncGenerator<string[]> {
+import { constants } from 'node:buffer';
+
+export interface LineReaderOptions {
+  /** Longer lines are skipped. Default: the longest string this V8 can hold (see maxStreamLineBytes). */
+  maxLineBytes?: number;
+  /** Told of each skipped line, with its length in bytes, when the line ends. */
+  onSkipped?: (bytes: number) => void;
+}
+
+/**
+ * The longest line decoded: V8's string limit (a line of N bytes decodes to at most N characters),
+ * or less when DEBUSSY_MAX_STREAM_LINE_BYTES says so (to exercise the limit without 512 MB lines).
+ */
+export function maxStreamLineBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const asked = Number(env.DEBUSSY_MAX_STREAM_LINE_BYTES);
+  return Number.isSafeInteger(asked) && asked > 0 ? Math.min(asked, constants.MAX_STRING_LENGTH) : constants.MAX_STRING_LENGTH;
+}
+
+export async function* readLineBatches(stream: AsyncIterable<Buffer | string>, options: LineReaderOptions = {}): AsyncGenerator<string[]> {
+  const max = options.maxLineBytes ?? maxStreamLineBytes();
   let partial: Buffer[] = [];
+  let partialBytes = 0;
+  /** Bytes of an overlong line dropped so far; undefined while the current line is kept. */
+  let skipped: number | undefined;
+  const keep = (piece: Buffer) => {
+    if (skipped !== undefined) {
+      skipped += piece.length;
+    } else if (partialBytes + piece.length > max) {
+      skipped = partialBytes + piece.length;
+      partial = [];
+      partialBytes = 0;
+    } else if (piece.length > 0) {
+      partial.push(piece);
+      partialBytes += piece.length;
+    }
+  };
+  /** The line that just ended, or undefined when it was skipped. */
+  const takeLine = (): string | undefined => {
+    if (skipped !== undefined) {
+      options.onSkipped?.(skipped);
+      skipped = undefined;
+      return undefined;
+    }
+    const line = withoutCr(partial.length === 1 ? (partial[0] as Buffer).toString('utf8') : Buffer.concat(partial).toString('utf8'));
+    partial = [];
+    partialBytes = 0;
+    return line;
+  };
   for await (const chunk of stream) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     const lines: string[] = [];
     let start = 0;
     for (let newline = bytes.indexOf(10); newline !== -1; newline = bytes.indexOf(10, start)) {
-      if (partial.length > 0) {
-        partial.push(bytes.subarray(start, newline));
-        lines.push(withoutCr(Buffer.concat(partial).toString('utf8')));
-        partial = [];
-      } else {
+      if (partialBytes === 0 && skipped === undefined && newline - start <= max) {
         lines.push(withoutCr(bytes.toString('utf8', start, newline)));
+      } else {
+        keep(bytes.subarray(start, newline));
+        const line = takeLine();
+        if (line !== undefined) lines.push(line);
       }
       start = newline + 1;
     }
-    if (start < bytes.length) partial.push(bytes.subarray(start));
+    if (start < bytes.length) keep(bytes.subarray(start));
     if (lines.length > 0) yield lines;
   }
-  if (partial.length > 0) yield [withoutCr(Buffer.concat(partial).toString('utf8'))];
+  if (partialBytes > 0 || skipped !== undefined) {
+    const line = takeLine();
+    if (line !== undefined) yield [line];
+  }
 }
 
 function withoutCr(line: string): string {

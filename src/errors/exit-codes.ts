@@ -17,6 +17,10 @@ export const EXIT_CODES = {
     code: 7,
     meaning: 'Claude Code refused tool calls the agent needed (permission_mode / allowed_tools do not allow them), or refused to start with the permission settings given.',
   },
+  stateLost: {
+    code: 8,
+    meaning: "debussy's own state (.debussy/runs) was deleted or could not be written during the run (e.g. the agent ran `git clean -fdx`): the session was stopped and its work committed; `debussy run` resumes.",
+  },
   interrupted: { code: 130, meaning: 'Interrupted by Ctrl-C or SIGTERM; `debussy run` resumes.' },
 } as const;
 

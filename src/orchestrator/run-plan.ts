@@ -2,6 +2,7 @@
  * A whole run: checks, the lock, the journal, the phases in dependency order, and the end. The
  * entry point for `debussy run`; it returns an exit code and never exits the process itself.
  */
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { DebussyConfig } from '../config/index.js';
 import { EXIT_CODES, exitCodeOf, UsageError } from '../errors/index.js';
@@ -9,7 +10,7 @@ import { executionOrder, type Phase, type Plan } from '../plan/index.js';
 import { createRedactor } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
 import {
-  acquireRunLock, journalPath, latestRun, newRunId, readJournal, readPhaseMarks, recordPlanUsed, runDir, type AcquiredLock, type RunStatus,
+  acquireRunLock, journalPath, latestRun, liveRunDir, liveStateDir, newRunId, readJournal, readPhaseMarks, recordPlanUsed, runDir, type AcquiredLock, type RunStatus,
 } from '../state/index.js';
 import { writeDebussyShim } from './agent-environment.js';
 import { SignalInbox } from '../agent-signals/signal-inbox.js';
@@ -19,6 +20,7 @@ import { checkPrerequisites, gateCommandsOf, permissionWarning } from './preflig
 import { reclaimDeadRun } from './reclaim-dead-run.js';
 import { planResume } from './resume-plan.js';
 import { RunRecorder } from './run-recorder.js';
+import { RunStateGuard } from './run-state-guard.js';
 import { createRunRecovery } from './run-recovery.js';
 
 export interface RunPlanInput {
@@ -61,6 +63,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   const runId = newRunId();
   const lock: AcquiredLock = await acquireRunLock(root, { runId, planPath: plan.path });
   let inbox: SignalInbox | undefined;
+  let guard: RunStateGuard | undefined;
+  const live = liveRunDir(root, runId);
   try {
     // Read again under the lock: the answer before it could have changed.
     const previous = input.fresh ? undefined : await latestRun(root, plan.path);
@@ -96,12 +100,16 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     const toRun = selected.filter((p) => !alreadyComplete.includes(p));
 
     const dir = runDir(root, runId);
-    const recorder = new RunRecorder(journalPath(root, runId), reporter, createRedactor(input.env));
+    // The journal is kept in memory too: an agent that cleans the tree cannot take it (run-state-guard.ts).
+    guard = new RunStateGuard(input.interrupt, path.relative(root, journalPath(root, runId)));
+    const recorder = new RunRecorder(journalPath(root, runId), reporter, createRedactor(input.env), guard.journalLost);
     recorder.record({
       type: 'run_started', runId, planPath: plan.path, planName: plan.name, phaseIds: selected.map((p) => p.id),
       options: { context_threshold: config.context_threshold, max_restarts: config.max_restarts, max_retries: config.max_retries, tool_call_threshold: config.tool_call_threshold, only: input.only, startAt: input.startAt },
       ...(resume.resumedFrom === undefined ? {} : { resumedFrom: resume.resumedFrom }),
     });
+    const unwritable = recorder.unsavedError();
+    if (unwritable) throw unwritable;
     recordPlanUsed(root, plan.path);
     reporter.runStarted({
       runId, plan, phases: toRun, alreadyComplete: alreadyComplete.map((p) => ({ id: p.id, why: resume.completed.get(p.id) ?? '' })),
@@ -115,10 +123,18 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
 
     const previousEvents = priorInterrupted && previous ? (await readJournal(journalPath(root, previous.runId))).events : [];
     // The agent's done/progress are answered here, in process (agent-signals/signal-inbox.ts).
-    inbox = new SignalInbox(path.join(dir, 'inbox'), input.env).start();
+    // They live outside the work tree where there is git (liveRunDir), so a cleaning agent keeps its debussy.
+    const runInbox = new SignalInbox(path.join(live, 'inbox'), input.env, () => recorder.check()).start();
+    inbox = runInbox;
+    const shimDir = writeDebussyShim(path.join(live, 'bin'), runInbox);
+    const restoreAgentPath = () => {
+      mkdirSync(runInbox.dir, { recursive: true });
+      writeDebussyShim(shimDir, runInbox);
+    };
+    guard.watch({ recorder, lock, ...(live === dir ? { agentPath: { files: [path.join(shimDir, 'debussy'), runInbox.dir], restore: restoreAgentPath } } : {}) });
     const ctx: PhaseContext = {
-      root, plan, config, runId, runDir: dir, shimDir: writeDebussyShim(path.join(dir, 'bin'), inbox), recorder, reporter,
-      useGit: prereq.useGit, gitRepo: prereq.gitRepo, interrupt: input.interrupt, forceStop: input.forceStop, env: input.env,
+      root, plan, config, runId, runDir: dir, shimDir, recorder, reporter,
+      useGit: prereq.useGit, gitRepo: prereq.gitRepo, interrupt: guard.interrupt, forceStop: input.forceStop, env: input.env,
       recovery: createRunRecovery(config, previousEvents),
     };
     const done = new Set(resume.completed.keys());
@@ -128,7 +144,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     let reason: string | undefined;
 
     for (const phase of toRun) {
-      if (input.interrupt.aborted) {
+      if (guard.interrupt.aborted) {
         status = 'interrupted';
         break;
       }
@@ -178,12 +194,16 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       exitCode = EXIT_CODES.failed.code;
       reason = `not complete: ${problems.join('; ')}`;
     }
+    ({ status, exitCode, reason } = guard.settle({ status, exitCode, reason }));
     recorder.record({ type: 'run_ended', status, exitCode, ...(reason === undefined ? {} : { reason }) });
     const final = await recorder.state();
     reporter.runFinished(final, status === 'completed' ? undefined : input.resumeCommand);
+    guard.finish(path.join(liveStateDir(root), 'rescued', `${runId}.journal.ndjson`));
     return { runId, status, exitCode };
   } finally {
+    guard?.close();
     inbox?.close();
+    if (live !== runDir(root, runId)) rmSync(live, { recursive: true, force: true });
     await lock.release();
   }
 }

@@ -1,27 +1,63 @@
-/** Writes the run's journal and shows each event to the reporters: one place for both. */
+/**
+ * Writes the run's journal and shows each event to the reporters: one place for both. The journal
+ * is held by a JournalKeeper, so the run survives its file being deleted or replaced under it; the
+ * first such loss is handed to `onLoss`.
+ */
+import { StateError } from '../errors/index.js';
 import { redactDeep, type Redactor } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
-import { appendEvent, foldRun, readJournal, type JournalEvent, type NewJournalEvent, type RunState } from '../state/index.js';
+import { eventsOfLines, foldRun, JournalKeeper, stampEvent, type JournalEvent, type JournalLoss, type NewJournalEvent, type RunState } from '../state/index.js';
 
 export class RunRecorder {
+  private readonly keeper: JournalKeeper;
+  private lossSeen = false;
+
   constructor(
     readonly journalFile: string,
     private readonly reporter: Required<Reporter>,
     /** Scrubs secrets from every event before it is written or shown. */
     readonly redact: Redactor,
-  ) {}
+    private readonly onLoss: (loss: JournalLoss) => void = () => {},
+  ) {
+    this.keeper = new JournalKeeper(journalFile);
+  }
 
   record(event: NewJournalEvent): JournalEvent {
-    const written = appendEvent(this.journalFile, redactDeep(event, this.redact));
+    const written = stampEvent(redactDeep(event, this.redact));
+    const loss = this.keeper.append(written);
     this.reporter.journal(written);
+    if (loss) this.lost(loss);
     return written;
   }
 
+  /** Looks at the journal file (before others read it, and on the run's watch): puts it back if it is gone. */
+  check(): void {
+    const loss = this.keeper.check();
+    if (loss) this.lost(loss);
+  }
+
+  /** The journal file lacks events the run recorded (it cannot be written): why, else undefined. */
+  unsavedError(): StateError | undefined {
+    this.check();
+    return this.keeper.unsaved ? this.keeper.lastError : undefined;
+  }
+
+  /** Every journal line the run knows, oldest first. */
+  lines(): readonly string[] {
+    return this.keeper.records;
+  }
+
   /** The run as the journal says now, including what `debussy done`/`progress` appended. */
-  async state(): Promise<RunState> {
-    const read = await readJournal(this.journalFile);
-    const state = foldRun(read.events);
-    if (!state) throw new Error(`run journal ${this.journalFile} has no run_started event`);
-    return state;
+  state(): Promise<RunState> {
+    this.check();
+    const state = foldRun(eventsOfLines(this.keeper.records));
+    if (!state) return Promise.reject(new StateError('E_JOURNAL_LOST', `the run journal ${this.journalFile} has lost its run_started event`, { hint: 'run again; `debussy status` shows what was recorded' }));
+    return Promise.resolve(state);
+  }
+
+  private lost(loss: JournalLoss): void {
+    if (this.lossSeen) return;
+    this.lossSeen = true;
+    this.onLoss(loss);
   }
 }

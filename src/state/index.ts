@@ -1,8 +1,9 @@
 /** Durable run state: journals, their fold, the run lock and project-wide marks. */
 export * from './events.js';
-export { findProjectRoot, debussyDir, runsDir, runDir, journalPath, lockPath, projectJournalPath, newRunId, isValidRunId } from './paths.js';
+export { findProjectRoot, debussyDir, runsDir, runDir, journalPath, lockPath, projectJournalPath, newRunId, isValidRunId, gitDirOf, liveStateDir, liveRunDir } from './paths.js';
 export type { BadLine } from './ndjson.js';
-export { appendEvent, readJournal, type JournalRead } from './journal.js';
+export { appendEvent, stampEvent, eventsOfLines, readJournal, type JournalRead } from './journal.js';
+export { JournalKeeper, describeJournalLoss, type JournalLoss } from './journal-keeper.js';
 export type { SessionSummary, PhaseState, RunState } from './run-state.js';
 export { foldRun } from './fold.js';
 export { signalForAttempt, gatesForAttempt, unfinishedSessions, effectiveRunStatus } from './run-queries.js';

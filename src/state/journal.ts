@@ -13,9 +13,28 @@ export interface JournalRead {
  * call from several processes at once; the event is on disk when this returns.
  */
 export function appendEvent(file: string, event: NewJournalEvent): JournalEvent {
-  const written: JournalEvent = { ...event, v: JOURNAL_VERSION, ts: new Date().toISOString(), pid: process.pid };
+  const written = stampEvent(event);
   appendRecord(file, written);
   return written;
+}
+
+/** The event as written: with the journal version, the time and this process's PID. */
+export function stampEvent(event: NewJournalEvent): JournalEvent {
+  return { ...event, v: JOURNAL_VERSION, ts: new Date().toISOString(), pid: process.pid };
+}
+
+/** The events among journal lines (as a JournalKeeper holds them); lines that are not events are skipped. */
+export function eventsOfLines(lines: readonly string[]): JournalEvent[] {
+  const events: JournalEvent[] = [];
+  for (const line of lines) {
+    try {
+      const value = JSON.parse(line) as unknown;
+      if (isJournalEvent(value)) events.push(value);
+    } catch {
+      /* a torn or foreign line: readJournal reports those */
+    }
+  }
+  return events;
 }
 
 /** Every event of the journal, in order. Bad lines and a torn tail are reported, not fatal. */

@@ -1,5 +1,6 @@
 /**
- * The run lock: one debussy run per project at a time. `.debussy/run.lock` holds the holder's PID
+ * The run lock: one debussy run per project at a time. `run.lock` in the live state directory
+ * (paths.ts: the git directory, where cleaning the work tree cannot delete it) holds the holder's PID
  * and process start time; a lock whose holder is gone (or whose PID now belongs to another process)
  * is stale and may be reclaimed.
  *
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StateError } from '../errors/index.js';
 import { isProcessAlive, processStartTime } from '../process/identity.js';
+import { stateWriteError } from './ndjson.js';
 import { lockPath, lockWorkDir } from './paths.js';
 
 export interface LockInfo {
@@ -30,6 +32,11 @@ export interface AcquiredLock {
   info: LockInfo;
   /** The stale lock this acquisition replaced, for the "reclaimed" notice. */
   reclaimed?: LockInfo;
+  /**
+   * Checks that the lock is still this run's and puts it back if it was deleted under the run:
+   * `held`, `restored`, or `lost` (another process holds it now, or it cannot be written back).
+   */
+  keep(): Promise<'held' | 'restored' | 'lost'>;
   /** Removes the lock if it is still ours. Safe to call twice. */
   release(): Promise<void>;
 }
@@ -178,8 +185,12 @@ async function asSoleReclaimer(workDir: string, critical: () => Promise<void>): 
 export async function acquireRunLock(root: string, request: { runId: string; planPath: string }): Promise<AcquiredLock> {
   const file = lockPath(root);
   const workDir = lockWorkDir(root);
-  await mkdir(workDir, { recursive: true });
-  await removeLeftovers(workDir);
+  try {
+    await mkdir(workDir, { recursive: true });
+    await removeLeftovers(workDir);
+  } catch (error) {
+    throw stateWriteError(workDir, error);
+  }
   const startTime = processStartTime(process.pid);
   const info: LockInfo = {
     pid: process.pid,
@@ -188,12 +199,14 @@ export async function acquireRunLock(root: string, request: { runId: string; pla
     planPath: request.planPath,
     startedAt: new Date().toISOString(),
   };
-  const staged = await stageLockFile(workDir, info);
+  const staged = await stageLockFile(workDir, info).catch((error: unknown) => {
+    throw stateWriteError(workDir, error);
+  });
   try {
     let reclaimed: LockInfo | undefined;
     for (let round = 0; round < MAX_ACQUIRE_ROUNDS; round++) {
       if (await tryLink(staged.path, file)) {
-        return { info, ...(reclaimed ? { reclaimed } : {}), release: releaser(file, staged) };
+        return { info, ...(reclaimed ? { reclaimed } : {}), ...heldLock(file, workDir, info, staged) };
       }
       const holder = await readLockFile(file);
       if (!holder) continue; // released between our link and our read
@@ -225,14 +238,36 @@ function sameFile(current: { ino: number; raw: string } | undefined, known: { in
   return current !== undefined && current.ino === known.ino && current.raw === known.raw;
 }
 
-function releaser(file: string, ours: { ino: number; raw: string }): () => Promise<void> {
+function heldLock(file: string, workDir: string, info: LockInfo, first: { ino: number; raw: string }): Pick<AcquiredLock, 'keep' | 'release'> {
+  let ours = first;
   let released = false;
-  return async () => {
-    if (released) return;
-    released = true;
-    const current = await readLockFile(file).catch(() => undefined);
-    // Never remove a lock that is no longer ours (it was judged stale and reclaimed).
-    if (sameFile(current, ours)) await rm(file, { force: true });
+  return {
+    async keep() {
+      if (released) return 'lost';
+      const current = await readLockFile(file).catch(() => undefined);
+      if (sameFile(current, ours)) return 'held';
+      if (current !== undefined) return 'lost';
+      try {
+        await mkdir(workDir, { recursive: true });
+        const staged = await stageLockFile(workDir, info);
+        try {
+          if (!(await tryLink(staged.path, file))) return 'lost';
+          ours = staged;
+          return 'restored';
+        } finally {
+          await rm(staged.path, { force: true });
+        }
+      } catch {
+        return 'lost';
+      }
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      const current = await readLockFile(file).catch(() => undefined);
+      // Never remove a lock that is no longer ours (it was judged stale and reclaimed).
+      if (sameFile(current, ours)) await rm(file, { force: true });
+    },
   };
 }
 

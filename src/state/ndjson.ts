@@ -86,11 +86,30 @@ export function appendRecord(file: string, record: unknown): void {
       closeSync(fd);
     }
   } catch (error) {
-    throw new StateError('E_STATE_WRITE', `cannot write ${file}: ${(error as Error).message}`, {
-      cause: error,
-      hint: 'check that the .debussy directory is writable and the disk is not full',
-    });
+    throw stateWriteError(file, error);
   }
+}
+
+const WRITE_FAILURES: Record<string, string> = {
+  ENOTDIR: 'a file or a broken link is where a directory should be',
+  ENOENT: 'a broken link or a missing directory is in the way',
+  EEXIST: 'a file is where a directory should be',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  ELOOP: 'a symbolic link loop is in the way',
+  EISDIR: 'a directory is where a file should be',
+};
+
+/** The one error for state debussy cannot write: the path, why, and what to do. */
+export function stateWriteError(path: string, error: unknown): StateError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const why = (code !== undefined ? WRITE_FAILURES[code] : undefined) ?? code ?? (error instanceof Error ? error.message : String(error));
+  return new StateError('E_STATE_WRITE', `cannot write debussy's state at ${path} (${why})`, {
+    cause: error,
+    hint: `make ${dirname(path)} a writable directory (remove or rename a file or broken link in its place, check permissions and free space), then run again`,
+  });
 }
 
 async function* lines(file: string): AsyncGenerator<{ text: string; terminated: boolean }> {

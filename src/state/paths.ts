@@ -1,11 +1,13 @@
 /**
- * Where debussy keeps its state inside a project: everything lives under `<root>/.debussy/`, where
- * root is the git top level (so every subdirectory of a repository shares one state) or, outside
- * git, the directory debussy was started in.
+ * Where debussy keeps its state inside a project: journals and project marks live under
+ * `<root>/.debussy/`, where root is the git top level (so every subdirectory of a repository shares
+ * one state) or, outside git, the directory debussy was started in. What a live run cannot do
+ * without (the lock, the agent's shim and inbox) lives where cleaning the work tree does not reach:
+ * see `liveStateDir`.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { StateError } from '../errors/index.js';
 
@@ -48,16 +50,47 @@ export function journalPath(root: string, runId: string): string {
   return join(runDir(root, runId), 'journal.ndjson');
 }
 
-export function lockPath(root: string): string {
-  return join(debussyDir(root), 'run.lock');
+/** The git directory of the work tree whose top level is `root` (`.git`, or where a `.git` file points). */
+export function gitDirOf(root: string): string | undefined {
+  const dotGit = join(root, '.git');
+  try {
+    const stat = statSync(dotGit);
+    if (stat.isDirectory()) return dotGit;
+    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+    return pointer?.[1] === undefined ? undefined : resolve(root, pointer[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * Scratch space for the lock's staged files and reclaim tickets. It sits inside runs/ (skipped by
- * listRuns because of the leading dot) so that git already treats it as debussy's own run data.
+ * Where a live run keeps the lock and the agent's shim and inbox: `<git dir>/debussy/` in a git
+ * work tree, because an agent that cleans the tree (`git clean -fdx`, `rm -rf .debussy`) must not
+ * be able to delete them while the run needs them. Outside git, `.debussy/` itself; the run
+ * checks them there while it lives and puts back what went missing.
+ */
+export function liveStateDir(root: string): string {
+  const gitDir = gitDirOf(root);
+  return gitDir === undefined ? debussyDir(root) : join(gitDir, 'debussy');
+}
+
+/** A run's shim and inbox: under the live state directory in git, else beside its journal. */
+export function liveRunDir(root: string, runId: string): string {
+  const journalDir = runDir(root, runId); // validates the id
+  const gitDir = gitDirOf(root);
+  return gitDir === undefined ? journalDir : join(gitDir, 'debussy', 'runs', runId);
+}
+
+export function lockPath(root: string): string {
+  return join(liveStateDir(root), 'run.lock');
+}
+
+/**
+ * Scratch space for the lock's staged files and reclaim tickets, beside the lock. Outside git it
+ * sits inside runs/ (skipped by listRuns because of the leading dot).
  */
 export function lockWorkDir(root: string): string {
-  return join(runsDir(root), '.lock');
+  return gitDirOf(root) === undefined ? join(runsDir(root), '.lock') : join(liveStateDir(root), 'lock-work');
 }
 
 export function projectJournalPath(root: string): string {

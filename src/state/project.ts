@@ -87,6 +87,12 @@ export function recordPlanUsed(root: string, planPath: string): void {
   appendRecord(projectJournalPath(root), event);
 }
 
+/** Every `plan_used` record of the project, oldest first. */
+export async function readPlanUses(root: string): Promise<PlanUsedEvent[]> {
+  const { records } = await readRecords(projectJournalPath(root), isProjectEvent);
+  return records.filter((event): event is PlanUsedEvent => event.type === 'plan_used');
+}
+
 /** The plan last recorded with `recordPlanUsed`, else the plan of the newest run. */
 export async function lastPlanUsed(root: string): Promise<string | undefined> {
   const { records } = await readRecords(projectJournalPath(root), isProjectEvent);

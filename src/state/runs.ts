@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { foldRun } from './fold.js';
 import { readJournal } from './journal.js';
 import { canonicalPath, isValidRunId, runDir, runsDir } from './paths.js';
+import { readPlanUses } from './project.js';
 import type { RunState } from './run-state.js';
+import { salvageRunStart } from './salvage.js';
 
 export interface RunSummary {
   runId: string;
@@ -13,11 +15,20 @@ export interface RunSummary {
   state: RunState | undefined;
   badLines: number;
   tornTail: boolean;
+  /** The first line (run_started) was damaged; the state was rebuilt from the rest (salvage.ts). */
+  firstLineDamaged?: boolean;
 }
 
-async function summarize(runId: string, dir: string): Promise<RunSummary> {
+async function summarize(root: string, runId: string, dir: string): Promise<RunSummary> {
   const read = await readJournal(join(dir, 'journal.ndjson'));
-  return { runId, dir, state: foldRun(read.events), badLines: read.badLines.length, tornTail: read.tornTail };
+  const summary: RunSummary = { runId, dir, state: foldRun(read.events), badLines: read.badLines.length, tornTail: read.tornTail };
+  if (summary.state || read.events.length === 0) return summary;
+  const start = salvageRunStart({ runId, firstLine: read.badLines[0], events: read.events, planUses: await readPlanUses(root) });
+  if (start) {
+    summary.state = foldRun([start, ...read.events]);
+    summary.firstLineDamaged = true;
+  }
+  return summary;
 }
 
 /** Newest first: by start time as the journal records it, then by run id. */
@@ -33,14 +44,16 @@ export async function listRuns(root: string): Promise<RunSummary[]> {
   try {
     entries = await readdir(runsDir(root), { withFileTypes: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    // Missing, or something that is not a directory in its place: no runs to list.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     throw error;
   }
   const runs: RunSummary[] = [];
   for (const entry of entries) {
     // Dot-directories are debussy's scratch space (the lock's), not runs.
     if (!entry.isDirectory() || !isValidRunId(entry.name)) continue;
-    runs.push(await summarize(entry.name, join(runsDir(root), entry.name)));
+    runs.push(await summarize(root, entry.name, join(runsDir(root), entry.name)));
   }
   return runs.sort(newestFirst);
 }
@@ -51,10 +64,11 @@ export async function loadRun(root: string, runId: string): Promise<RunSummary |
   try {
     await readdir(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw error;
   }
-  return summarize(runId, dir);
+  return summarize(root, runId, dir);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readLineBatches } from '../../src/agent/index.js';
@@ -33,5 +34,42 @@ describe('readLineBatches', () => {
     for (let i = 0; i < data.length; i += 65_536) chunks.push(data.subarray(i, i + 65_536));
     const lines = await linesOf(chunks);
     expect(lines.map((l) => l.length)).toEqual([line.length, 3]);
+  });
+});
+
+describe('readLineBatches: a line longer than the limit', () => {
+  async function withLimit(chunks: Array<Buffer | string>, maxLineBytes: number): Promise<{ lines: string[]; skipped: number[] }> {
+    const lines: string[] = [];
+    const skipped: number[] = [];
+    for await (const batch of readLineBatches(Readable.from(chunks), { maxLineBytes, onSkipped: (bytes) => skipped.push(bytes) })) lines.push(...batch);
+    return { lines, skipped };
+  }
+
+  it.each<[string, Array<Buffer | string>, string[], number[]]>([
+    ['within one chunk', ['ok\n0123456789\nnext\n'], ['ok', 'next'], [10]],
+    ['spread over chunks', ['ok\n0123', '456', '789', '0\nnext\n'], ['ok', 'next'], [11]],
+    ['at the limit is kept', ['12345678\n'], ['12345678'], []],
+    ['at the end without a newline', ['ok\n0123456789abc'], ['ok'], [13]],
+    ['two in a row', ['aaaaaaaaaaaa\nbbbbbbbbbbbbb\nc\n'], ['c'], [12, 13]],
+  ])('%s', async (_name, chunks, lines, skipped) => {
+    expect(await withLimit(chunks, 8)).toEqual({ lines, skipped });
+  });
+});
+
+describe('readLineBatches: a line longer than V8 can hold as a string', () => {
+  it('is skipped at the real limit, never decoded (no ERR_STRING_TOO_LONG)', async () => {
+    const mb = Buffer.alloc(1024 * 1024, 0x61);
+    const count = Math.ceil(constants.MAX_STRING_LENGTH / mb.length) + 1;
+    function* flood(): Generator<Buffer> {
+      yield Buffer.from('before\n');
+      // The same megabyte over and over: the test itself holds 1 MB.
+      for (let i = 0; i < count; i++) yield mb;
+      yield Buffer.from('\nafter\n');
+    }
+    const lines: string[] = [];
+    const skipped: number[] = [];
+    for await (const batch of readLineBatches(Readable.from(flood()), { onSkipped: (bytes) => skipped.push(bytes) })) lines.push(...batch);
+    expect(lines).toEqual(['before', 'after']);
+    expect(skipped).toEqual([count * mb.length]);
   });
 });

@@ -10,6 +10,7 @@ import { DEBUSSY_BIN } from '../cli/cli-harness.js';
 import { E2EProject, eventsOf } from '../e2e/e2e-project.js';
 import { livePids, waitFor } from '../e2e/processes.js';
 import { isProcessAlive } from '../../src/process/identity.js';
+import { lockPath } from '../../src/state/index.js';
 import { bash, scriptBySession, write } from '../e2e/session-script.js';
 import { outputEnv } from './output-env.js';
 import { hasTmux, TmuxScreen } from './tmux-screen.js';
@@ -43,7 +44,7 @@ describe.runIf(hasTmux())('closing the terminal under a live run', () => {
     const commit = eventsOf(events, 'commit').find((c) => c.purpose === 'interrupted');
     expect(commit).toBeDefined();
     expect(await project.git('show', '--name-only', '--format=', commit?.sha ?? 'HEAD')).toContain('wip.txt');
-    expect(existsSync(path.join(project.dir, '.debussy/run.lock'))).toBe(false);
+    expect(existsSync(lockPath(project.dir))).toBe(false);
     expect(livePids(/^sleep 24$/)).toEqual([]);
   });
 });

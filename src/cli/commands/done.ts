@@ -7,7 +7,7 @@ import { loadProjectConfig } from '../../config/index.js';
 import { StateError, UsageError } from '../../errors/index.js';
 import { runGates } from '../../gates/index.js';
 import { parsePlan, type Plan } from '../../plan/index.js';
-import { appendEvent, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';
+import { appendEvent, findProjectRoot, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
 import { blockedWithoutReasonWarning, signalEvent, signalRecordedLine } from '../../agent-signals/signal-records.js';
 
@@ -44,10 +44,12 @@ function requirePhase(plan: Plan, id: string) {
 export default async function doneCommand(options: DoneOptions): Promise<number> {
   const report = parseReport(options.report);
   if (options.status === 'blocked' && !options.reason) process.stderr.write(blockedWithoutReasonWarning());
-  const root = await projectRootForCommand(process.env);
+  const givenPlan = options.plan === undefined ? undefined : path.resolve(options.plan);
+  // Outside a session, a plan given with --plan is marked in its own project, wherever this runs.
+  const root = givenPlan !== undefined && !process.env.DEBUSSY_RUN_ID ? await findProjectRoot(path.dirname(givenPlan)) : await projectRootForCommand(process.env);
   const { config } = await loadProjectConfig(root);
   const active = await findActiveRun(root, process.env);
-  const planPath = active?.state.planPath ?? (options.plan ? path.resolve(options.plan) : await lastPlanUsed(root));
+  const planPath = active?.state.planPath ?? givenPlan ?? (await lastPlanUsed(root));
   if (!planPath) throw new UsageError('no plan given and none has been run in this project', 'Pass the master plan with --plan PATH.');
   const plan = await loadPlan(planPath, config.gates);
   const phase = requirePhase(plan, options.phase);
@@ -80,6 +82,7 @@ export default async function doneCommand(options: DoneOptions): Promise<number>
   if (options.plan) recordPlanUsed(root, planPath);
   recordPhaseMark(root, { planPath, phaseId: phase.id, status: options.status, verified, ...(options.reason === undefined ? {} : { reason: options.reason }) });
   const next = options.status === 'completed' ? '; the next `debussy run` skips it' : '';
-  process.stdout.write(`debussy: no run is active: phase ${phase.id} of ${plan.name} marked ${options.status}${verified ? ' (gates verified)' : ''}${next}\n`);
+  const elsewhere = root === (await findProjectRoot(process.cwd())) ? '' : ` in ${root}`;
+  process.stdout.write(`debussy: no run is active: phase ${phase.id} of ${plan.name} marked ${options.status}${elsewhere}${verified ? ' (gates verified)' : ''}${next}\n`);
   return 0;
 }

@@ -35,11 +35,12 @@ export default async function statusCommand(options: StatusOptions): Promise<num
   const status = effectiveRunStatus(state, lock);
   const next = nextStep(state, status);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ run: { ...state, status }, next, badLines: last.badLines, tornTail: last.tornTail }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ run: { ...state, status }, next, badLines: last.badLines, tornTail: last.tornTail, firstLineDamaged: last.firstLineDamaged === true }, null, 2)}\n`);
     return 0;
   }
   process.stdout.write(`Run ${state.runId}: ${state.planName} (${path.relative(process.cwd(), state.planPath) || state.planPath})\n`);
   process.stdout.write(`Status: ${status}${state.reason ? ` (${state.reason})` : ''}\nStarted: ${state.startedAt}${state.endedAt ? `, ended ${state.endedAt}` : ''}\n`);
+  if (last.firstLineDamaged) process.stdout.write(`Note: the journal's first line (run_started) is damaged; the run was rebuilt from the rest of ${path.relative(process.cwd(), path.join(last.dir, 'journal.ndjson'))}.\n`);
   if (last.tornTail) process.stdout.write('Note: the journal ends in a torn line (a crash mid-write); the events before it are intact.\n');
   process.stdout.write(`\n${renderRunSummary({ ...state, status })}\n`);
   process.stdout.write('\nSessions:\n');

@@ -1,0 +1,125 @@
+/**
+ * Keeps a live run's own state in place while it runs. The agent works in the same tree as
+ * `.debussy/`, and an agent that cleans the tree (`git clean -fdx`, `rm -rf .debussy`) takes the
+ * run's journal with it. The lock and the agent's shim and inbox live where that cannot reach
+ * (paths.ts: the git directory); the journal is kept in memory by the recorder and written back.
+ * This guard looks at all of them every half second and before the agent's signals are answered;
+ * on a loss it says what happened and stops the run the way a Ctrl-C does (the session stops, its
+ * work is committed as a checkpoint, `debussy run` resumes), with its own exit code.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { EXIT_CODES, StateError } from '../errors/index.js';
+import { describeJournalLoss, type AcquiredLock, type JournalLoss, type RunStatus } from '../state/index.js';
+import type { RunRecorder } from './run-recorder.js';
+
+const WATCH_MS = 500;
+
+export interface RunEnd {
+  status: RunStatus;
+  exitCode: number;
+  reason: string | undefined;
+}
+
+export class RunStateGuard {
+  private readonly lost = new AbortController();
+  /** The user's interrupt, or the run's state lost: either stops the session and the run. */
+  readonly interrupt: AbortSignal;
+  private recorder: RunRecorder | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private checking = false;
+
+  constructor(
+    private readonly userInterrupt: AbortSignal,
+    /** The journal as the user would name it, e.g. `.debussy/runs/ID/journal.ndjson`. */
+    private readonly journalShown: string,
+  ) {
+    this.interrupt = AbortSignal.any([userInterrupt, this.lost.signal]);
+  }
+
+  /** For the recorder: the first journal loss it met. */
+  readonly journalLost = (loss: JournalLoss): void => {
+    const what = loss.kind === 'unwritable' || !loss.restored ? 'cannot be written' : 'was deleted during the run';
+    this.stop(describeJournalLoss(loss, this.journalShown), `debussy's state ${what} (${this.journalShown})`);
+  };
+
+  /**
+   * Starts the watch: the journal, the lock, and (where they live in the work tree) the shim and
+   * the inbox, which `restoreAgentPath` writes back.
+   */
+  watch(input: { recorder: RunRecorder; lock: AcquiredLock; agentPath?: { files: string[]; restore: () => void } }): void {
+    this.recorder = input.recorder;
+    const look = async () => {
+      if (this.checking) return;
+      this.checking = true;
+      try {
+        input.recorder.check();
+        const agentPath = input.agentPath;
+        if (agentPath && !agentPath.files.every((file) => existsSync(file))) {
+          try {
+            agentPath.restore();
+          } catch {
+            /* the journal's loss says why; the shim falls back to the full CLI */
+          }
+        }
+        const lock = await input.lock.keep();
+        if (lock === 'lost') {
+          const message = 'the run lock was taken away or cannot be written back: another debussy run may start on this project';
+          this.stop(message, message);
+        }
+        else if (lock === 'restored') input.recorder.record({ type: 'notice', level: 'warning', message: 'the run lock was deleted during the run (something in the session cleaned the work tree); it was written back' });
+      } finally {
+        this.checking = false;
+      }
+    };
+    this.timer = setInterval(() => void look(), WATCH_MS);
+    this.timer.unref();
+  }
+
+  /** Why the run stopped for its state, if it did. */
+  get lostReason(): string | undefined {
+    return this.lost.signal.aborted ? String(this.lost.signal.reason) : undefined;
+  }
+
+  /** Says what happened (`notice`) and stops the run; `reason` is the short form for the stop and the run's end. */
+  private stop(notice: string, reason: string): void {
+    if (this.lost.signal.aborted) return;
+    this.recorder?.record({ type: 'notice', level: 'warning', message: notice });
+    this.lost.abort(reason);
+  }
+
+  /** How a run that stopped for its state ends: interrupted (it resumes), with its own exit code. */
+  settle(end: RunEnd): RunEnd {
+    if (this.lostReason === undefined || this.userInterrupt.aborted || end.status !== 'interrupted') return end;
+    return { status: 'interrupted', exitCode: EXIT_CODES.stateLost.code, reason: `stopped: ${this.lostReason}` };
+  }
+
+  /**
+   * After the run: when the journal still cannot be written, a clear error, and a copy of it at
+   * `rescueFile` (outside the work tree) so nothing recorded is lost.
+   */
+  finish(rescueFile: string | undefined): void {
+    if (this.timer) clearInterval(this.timer);
+    const error = this.recorder?.unsavedError();
+    if (!error) return;
+    let copy: string | undefined;
+    if (rescueFile !== undefined) {
+      try {
+        mkdirSync(path.dirname(rescueFile), { recursive: true });
+        writeFileSync(rescueFile, `${this.recorder?.lines().join('\n') ?? ''}\n`);
+        copy = rescueFile;
+      } catch {
+        copy = undefined;
+      }
+    }
+    throw new StateError('E_STATE_LOST', `${error.message}; the run stopped`, {
+      exitKind: 'stateLost',
+      hint: `${error.hint ?? ''}${copy ? `; the run's journal was saved to ${copy}: put it back at ${this.journalShown} and \`debussy run\` resumes` : ''}`,
+    });
+  }
+
+  /** Stops the watch (after the run, or when it failed). */
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}
