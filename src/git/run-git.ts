@@ -29,6 +29,8 @@ function cannotRun(cwd: string, args: readonly string[], reason: string, cause?:
 export const DEFAULT_GIT_TIMEOUT_MS = 10 * 60_000;
 /** After SIGTERM, how long git and its hooks have to exit (git removes its lock files) before SIGKILL. */
 const STOP_GRACE_MS = 2_000;
+/** The same after a second Ctrl-C: long enough for git's own SIGTERM handler. */
+const KILL_NOW_GRACE_MS = 200;
 /** After git exited, how long its output pipes may take to drain. */
 const DRAIN_MS = 1_000;
 
@@ -38,18 +40,19 @@ export interface RunGitOptions {
 
 /** A git command this process is running: its process group holds git and every hook it started. */
 interface RunningGit {
-  stop(why: string, signal: NodeJS.Signals): void;
+  stop(why: string, urgency: 'graceful' | 'now'): void;
 }
 
 const runningGit = new Set<RunningGit>();
 
 /**
  * Ends every git command running now, hooks included (the user pressed Ctrl-C: SIGTERM, then
- * SIGKILL after a grace period; a second Ctrl-C: SIGKILL at once). Each ended command returns
- * a non-zero exit code and says why; commands started afterwards run normally.
+ * SIGKILL after a grace period; a second Ctrl-C, `now`: the same with a grace of a moment, so
+ * git still removes its index lock). Each ended command returns a non-zero exit code and says
+ * why; commands started afterwards run normally.
  */
-export function stopRunningGit(signal: 'SIGTERM' | 'SIGKILL'): number {
-  for (const git of runningGit) git.stop('stopped by the user', signal);
+export function stopRunningGit(urgency: 'graceful' | 'now'): number {
+  for (const git of runningGit) git.stop('stopped by the user', urgency);
   return runningGit.size;
 }
 
@@ -92,18 +95,18 @@ export function runGit(cwd: string, args: readonly string[], options: RunGitOpti
     };
     const child = spawn('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const running: RunningGit = {
-      stop(why, signal) {
+      stop(why, urgency) {
         endedBy ??= { why, exitCode: why.startsWith('stopped') ? 130 : 124 };
-        signalGroup(child.pid, signal);
-        if (signal !== 'SIGKILL') {
-          const kill = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), STOP_GRACE_MS);
-          kill.unref();
-          timers.push(kill);
-        }
+        // Always SIGTERM first: git removes its lock files on it and exits at once (then the
+        // group, hooks included, gets SIGKILL on exit); only a git that does not exit is killed.
+        signalGroup(child.pid, 'SIGTERM');
+        const kill = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), urgency === 'now' ? KILL_NOW_GRACE_MS : STOP_GRACE_MS);
+        kill.unref();
+        timers.push(kill);
       },
     };
     runningGit.add(running);
-    const timeout = setTimeout(() => running.stop(`did not finish within ${Math.round(timeoutMs / 1000)} s (a hook may be waiting for something)`, 'SIGTERM'), timeoutMs);
+    const timeout = setTimeout(() => running.stop(`did not finish within ${Math.round(timeoutMs / 1000)} s (a hook may be waiting for something)`, 'graceful'), timeoutMs);
     timeout.unref();
     timers.push(timeout);
     child.stdout.on('data', (chunk: Buffer) => {

@@ -4,7 +4,6 @@
  * work as a checkpoint, records the run as interrupted and releases the lock.
  */
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEBUSSY_BIN } from '../cli/cli-harness.js';
 import { E2EProject, eventsOf } from '../e2e/e2e-project.js';

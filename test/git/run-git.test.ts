@@ -52,11 +52,30 @@ describe('runGit with a hook that hangs', () => {
     expect(existsSync(join(root, '.git', 'index.lock'))).toBe(false);
   });
 
+  it("a second stop ends a hook that ignores SIGTERM, and git still removes its index lock", async () => {
+    const { root } = await repo();
+    const { writeFileSync, chmodSync, existsSync } = await import('node:fs');
+    const hook = join(root, '.git', 'hooks', 'pre-commit');
+    writeFileSync(hook, "#!/bin/sh\ntrap '' TERM\nsleep 323\n");
+    chmodSync(hook, 0o755);
+    writeFileSync(join(root, 'new.txt'), 'x\n');
+    await runGit(root, ['add', 'new.txt']);
+    const running = runGit(root, ['commit', '-m', 'hangs']);
+    await waitFor('the hook to run sleep 323', () => livePids(/^sleep 323$/).length > 0);
+    stopRunningGit('graceful');
+    stopRunningGit('now');
+    const output = await running;
+    expect(output.exitCode).toBe(130);
+    expect(output.all).toContain('debussy: git commit stopped by the user');
+    expect(livePids(/^sleep 323$/)).toEqual([]);
+    expect(existsSync(join(root, '.git', 'index.lock'))).toBe(false);
+  });
+
   it('stopRunningGit ends a running command at once', async () => {
     const { root } = await repo();
     const running = runGit(root, ['-c', 'alias.hang=!sleep 322', 'hang']);
     await waitFor('the alias to run sleep 322', () => livePids(/^sleep 322$/).length > 0);
-    expect(stopRunningGit('SIGTERM')).toBe(1);
+    expect(stopRunningGit('graceful')).toBe(1);
     const output = await running;
     expect(output.exitCode).toBe(130);
     expect(output.all).toContain('debussy: git hang stopped by the user');

@@ -50,11 +50,11 @@ export default async function runCommand(planArg: string, options: RunOptions): 
     if (!interrupt.signal.aborted) {
       process.stderr.write(`\ndebussy: ${signal} received: stopping the session and saving its work (press Ctrl-C again to end at once)\n`);
       interrupt.abort();
-      stopRunningGit('SIGTERM'); // a hook that hangs must not hold the stop
+      stopRunningGit('graceful'); // a hook that hangs must not hold the stop
     } else if (!forceStop.signal.aborted) {
       process.stderr.write(`\ndebussy: ending now\n`);
       forceStop.abort();
-      stopRunningGit('SIGKILL');
+      stopRunningGit('now');
     }
   };
   // The terminal is gone (EIO after a hang-up) or nobody reads the pipe (EPIPE): nothing more can
@@ -63,7 +63,7 @@ export default async function runCommand(planArg: string, options: RunOptions): 
   const onOutputError = () => {
     if (interrupt.signal.aborted) return;
     interrupt.abort();
-    stopRunningGit('SIGTERM');
+    stopRunningGit('graceful');
   };
   process.stdout.on('error', onOutputError);
   process.stderr.on('error', onOutputError);
