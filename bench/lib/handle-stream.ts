@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startAgentSession } from '../../src/agent/index.js';
 import { ContextMonitor, countTokens, createDisplaySnapshot } from '../../src/context/index.js';
-import { createRedactor, redactDeep } from '../../src/redact/index.js';
+import { createRedactor } from '../../src/redact/index.js';
 import { PlainReporter } from '../../src/report/plain-reporter.js';
 import { eventForDisplay } from '../../src/report/display-event.js';
 import { LONG_RUN_HEAP_FLAGS } from '../../src/process/heap-tuning.js';
@@ -73,7 +73,7 @@ async function handle(file: string, logDir: string, options: { accounting?: bool
     events += 1;
     if (!accounting) continue;
     monitor.observe(event);
-    reporter.agent('1', redactDeep(eventForDisplay(event), redact), displaySnapshot(event));
+    reporter.agent('1', eventForDisplay(event, redact), displaySnapshot(event));
   }
   const end = await session.ended;
   const used = process.cpuUsage(cpu);

@@ -17,7 +17,7 @@ import { SESSION_MARKER_VAR, SessionProcesses } from './session-processes.js';
 import { StopEscalation } from './stop-escalation.js';
 import { debussyHooks, settingsError, withSessionSettings } from './session-settings.js';
 import { createStopGuard, type StopGuard } from './stop-guard.js';
-import { newStreamParseState, parseStreamLine } from './stream-parser.js';
+import { newStreamParseState, parseStreamLine, type StreamParseState } from './stream-parser.js';
 
 export { buildClaudeArgs } from './claude-args.js';
 export type { SessionOutcome } from './session-outcome.js';
@@ -41,7 +41,7 @@ export interface AgentSessionOptions {
   stopGuard?: boolean;
   /** How long a stop waits for a response that is still streaming to finish. Default 30000. */
   responseDrainMs?: number;
-  /** Scrubs secrets from each line before it is written to the session logs. */
+  /** Scrubs secrets from each line before it is written to the session logs, and from tool summaries. */
   redact?: (text: string) => string;
 }
 
@@ -108,7 +108,7 @@ class ClaudeSession implements AgentSession {
   private readonly startedAt = Date.now();
   private readonly graceMs: number;
   private readonly queue = new EventQueue<Queued>();
-  private readonly state = newStreamParseState();
+  private readonly state: StreamParseState;
   private readonly logs: SessionLogs;
   private readonly guard: StopGuard | undefined;
   private readonly processes: SessionProcesses | undefined;
@@ -133,6 +133,7 @@ class ClaudeSession implements AgentSession {
     this.options = options;
     this.graceMs = Math.max(0, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
     this.logs = new SessionLogs(options.rawLogPath, options.readableLogPath, options.redact);
+    this.state = newStreamParseState(options.redact);
     const marker = randomUUID();
     this.marker = marker;
     const env: Record<string, string> = {};
@@ -299,7 +300,6 @@ class ClaudeSession implements AgentSession {
       this.logs.note(`debussy: skipped a stream line of ${bytes.toLocaleString('en-US')} bytes: longer than the ${maxStreamLineBytes().toLocaleString('en-US')} bytes debussy can hold as text`);
     };
     for await (const lines of readLineBatches(child.stdout, { onSkipped })) {
-
       for (const line of lines) {
         this.logs.rawLine(line);
         for (const event of parseStreamLine(line, this.state)) this.handle(event);

@@ -8,24 +8,27 @@
  */
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
+import { cutText, redactDeepOnce } from '../redact/index.js';
 import type { AgentEvent } from './agent-events.js';
 
 const MAX_TEXT = 300;
 
+/** For text already redacted whole (SessionLogs.event): a cut must never leave part of a secret. */
 function oneLine(text: string, max = MAX_TEXT): string {
   // Cut before folding whitespace: a tool output can be megabytes.
   const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  const line = head.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
+  return cutText(head.replace(/\s+/g, ' ').trim(), max);
 }
 
-/** One line for people; pure. */
+/** One line for people, cut from the event's text: give it a redacted event. Pure. */
 export function formatEventLine(event: AgentEvent): string {
   switch (event.type) {
     case 'init':
       return `session ${event.sessionId} started: model ${event.model}${event.version === undefined ? '' : `, claude ${event.version}`}${event.cwd === undefined ? '' : `, cwd ${event.cwd}`}`;
     case 'request_started':
       return 'request sent to the API';
+    case 'output_usage':
+      return `response output ${event.outputTokens} tokens`;
     case 'usage':
       return `context ${event.contextTokens} tokens (input ${event.inputTokens}, cache read ${event.cacheReadTokens}, cache write ${event.cacheCreationTokens}) ${event.messageId}`;
     case 'assistant_text':
@@ -125,9 +128,12 @@ export class SessionLogs {
     this.raw.write(`${this.redact(line)}\n`);
   }
 
-  /** Gathers an event's line for the readable log (written at the next flush). */
+  /**
+   * Gathers an event's line for the readable log (written at the next flush). The event is
+   * redacted whole before its line is cut from it; the reporters reuse that redaction (redact-once.ts).
+   */
   event(event: AgentEvent): void {
-    this.readable.write(this.stamped(formatEventLine(event)));
+    this.readable.write(`${new Date().toISOString()} ${formatEventLine(redactDeepOnce(event, this.redact))}\n`);
   }
 
   /** A line of the runner's own (stop requested, signals sent, leftovers ended), written at once. */

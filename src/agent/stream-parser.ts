@@ -6,9 +6,12 @@
  */
 import type { AgentEvent, PermissionDenial, ResultEvent } from './agent-events.js';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields.js';
+import { redactThenCut, type Redactor } from '../redact/index.js';
 import { summarizeToolUse } from './tool-summary.js';
 
 export interface StreamParseState {
+  /** Applied to the text a summary or a preview is cut from, before the cut. */
+  redact: Redactor;
   /** Lines seen so far (1-based number of the last line). */
   lineNumber: number;
   unparsedLines: number;
@@ -56,8 +59,9 @@ export class RecentIds {
   }
 }
 
-export function newStreamParseState(): StreamParseState {
+export function newStreamParseState(redact: Redactor = (text) => text): StreamParseState {
   return {
+    redact,
     lineNumber: 0,
     unparsedLines: 0,
     seenMessageIds: new RecentIds(),
@@ -103,7 +107,7 @@ export function parseStreamLine(line: string, state: StreamParseState): AgentEve
 
 function unparsed(line: string, reason: 'not-json' | 'unknown-type', state: StreamParseState): AgentEvent {
   state.unparsedLines += 1;
-  return { type: 'unparsed_line', lineNumber: state.lineNumber, reason, preview: line.slice(0, PREVIEW_CHARS) };
+  return { type: 'unparsed_line', lineNumber: state.lineNumber, reason, preview: redactThenCut(line, PREVIEW_CHARS, state.redact) };
 }
 
 function parentOf(record: JsonRecord): string | undefined {
@@ -181,7 +185,7 @@ function parseAssistant(record: JsonRecord, state: StreamParseState): AgentEvent
       state.pendingToolUseIds.add(toolUseId);
       const name = stringField(block, 'name') ?? 'unknown';
       const input = block.input;
-      const summary = summarizeToolUse(name, input, state.cwd);
+      const summary = summarizeToolUse(name, input, state.cwd, state.redact);
       events.push({ type: 'tool_start', messageId: messageId ?? '', toolUseId, name, input, summary, ...withParent });
     }
   }

@@ -1,15 +1,18 @@
 /**
  * One line that says what a tool call does, for people: "Bash: npm test", "Edit: src/x.ts".
- * Pure; paths under the session's cwd are shown relative to it.
+ * Pure; paths under the session's cwd are shown relative to it. The detail is redacted whole
+ * before it is cut to one short line, so a secret in a command never leaves its start behind.
  */
 import path from 'node:path';
+import { redactThenCut, type Redactor } from '../redact/index.js';
 import { isRecord, stringField, arrayField, type JsonRecord } from './json-fields.js';
 
 const MAX_DETAIL = 120;
 
-function oneLine(text: string): string {
-  const line = text.trim().replace(/\s+/g, ' ');
-  return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 3)}...` : line;
+const keepText: Redactor = (text) => text;
+
+function oneLine(text: string, redact: Redactor): string {
+  return redactThenCut(text.trim().replace(/\s+/g, ' '), MAX_DETAIL, redact);
 }
 
 function shownPath(file: string, cwd: string | undefined): string {
@@ -58,7 +61,8 @@ function detailOf(name: string, input: JsonRecord, cwd: string | undefined): str
   return undefined;
 }
 
-export function summarizeToolUse(name: string, input: unknown, cwd?: string): string {
+/** `redact` is given the detail whole; leave it out only when `input` was redacted already. */
+export function summarizeToolUse(name: string, input: unknown, cwd?: string, redact: Redactor = keepText): string {
   const detail = isRecord(input) ? detailOf(name, input, cwd) : undefined;
-  return detail === undefined || detail.trim() === '' ? name : `${name}: ${oneLine(detail)}`;
+  return detail === undefined || detail.trim() === '' ? name : `${name}: ${oneLine(detail, redact)}`;
 }

@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { EXIT_CODES } from '../errors/index.js';
 import { addConfigFlags } from './config-flags.js';
 import { printError } from './print-error.js';
+import { redactSecrets } from '../redact/index.js';
 import { readPackageVersion } from './package-version.js';
 import { registerGettingStartedCommands } from './register-getting-started.js';
 
@@ -35,7 +36,8 @@ export function buildProgram(): Command {
     .version(readPackageVersion(), '-V, --version')
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text) });
+    // commander quotes what it could not take (`unknown option '--api-key=...'`): redacted first.
+    .configureOutput({ outputError: (text, write) => write(redactSecrets(text)) });
 
   program
     .command('audit')

@@ -1,5 +1,10 @@
-/** Turns any error into one or two lines on stderr and an exit code. No stack trace for user errors. */
+/**
+ * Turns any error into one or two lines on stderr and an exit code. No stack trace for user
+ * errors. What is printed is redacted whole: a message may quote a config value, a flag, a git
+ * remote with a password, or the output of a command.
+ */
 import { DebussyError, EXIT_CODES } from '../errors/index.js';
+import { redactSecrets } from '../redact/index.js';
 
 /** The lines printError writes for `error`, and its exit code. */
 export function describeError(error: unknown): { text: string; code: number } {
@@ -15,6 +20,6 @@ export function describeError(error: unknown): { text: string; code: number } {
 
 export function printError(error: unknown): number {
   const { text, code } = describeError(error);
-  process.stderr.write(text);
+  process.stderr.write(redactSecrets(text));
   return code;
 }

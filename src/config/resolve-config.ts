@@ -2,6 +2,7 @@
  * Resolves the configuration: defaults < config file < command-line flags. Returns problems
  * instead of throwing, so callers can print every one of them at once.
  */
+import { redactSecrets } from '../redact/index.js';
 import { closestName } from './suggest.js';
 import { CONFIG_KEYS, CONFIG_SCHEMA, defaultConfig, type ConfigKey, type DebussyConfig } from './schema.js';
 import { allowedText, checkValue } from './validate.js';
@@ -22,8 +23,13 @@ function isConfigKey(name: string): name is ConfigKey {
   return Object.prototype.hasOwnProperty.call(CONFIG_SCHEMA, name);
 }
 
+/**
+ * A value (or a key) quoted in a problem, redacted: a key pasted in the wrong place must not be
+ * printed back. Only the formats redaction knows on their own (no environment), so this stays
+ * pure; printError redacts again against the environment.
+ */
 function show(value: unknown): string {
-  return typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value);
+  return redactSecrets(typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value), {});
 }
 
 export function resolveConfig(input: { file: string | undefined; raw: unknown; flags?: ConfigOverrides }): ResolvedConfig {
@@ -40,7 +46,7 @@ export function resolveConfig(input: { file: string | undefined; raw: unknown; f
       for (const [name, raw] of Object.entries(input.raw as Record<string, unknown>)) {
         if (!isConfigKey(name)) {
           const suggestion = closestName(name, CONFIG_KEYS);
-          warnings.push(`${where}: unknown key "${name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; it is ignored`);
+          warnings.push(`${where}: unknown key ${show(name)}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; it is ignored`);
           continue;
         }
         const checked = checkValue(CONFIG_SCHEMA[name], raw);

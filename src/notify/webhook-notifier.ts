@@ -1,7 +1,9 @@
 /**
  * A webhook notification: ntfy-style (POST the text, with Title / Priority / Tags headers) or a
  * generic JSON POST. Bounded by a timeout. The URL often holds a secret (a topic name, a Slack
- * hook path), so it never appears in an outcome's detail.
+ * hook path, an `?auth=` parameter, a password), so it never appears in an outcome's detail: an
+ * error that quotes it has it replaced. A `user:password@` in the URL is sent as Basic
+ * authentication (fetch refuses a URL that carries it).
  */
 import type { NotificationMessage } from './notification.js';
 import type { Notifier, NotifierOutcome } from './notifier.js';
@@ -43,11 +45,39 @@ function requestFor(message: NotificationMessage, format: WebhookFormat): { head
   };
 }
 
-function describeFailure(error: unknown, timeoutMs: number): string {
+const URL_SHOWN_AS = 'the webhook URL';
+
+/** An error's words without the URL: as configured, as fetch normalised it, or any URL at all. */
+function withoutUrl(text: string, url: string): string {
+  let out = url === '' ? text : text.split(url).join(URL_SHOWN_AS);
+  try {
+    out = out.split(new URL(url).href).join(URL_SHOWN_AS);
+  } catch {
+    // not a URL: the configured text was replaced above
+  }
+  return out.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, URL_SHOWN_AS);
+}
+
+function describeFailure(error: unknown, timeoutMs: number, url: string): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `timed out after ${timeoutMs} ms`;
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
-  return `${error instanceof Error ? error.message : String(error)}${code}`;
+  return withoutUrl(`${error instanceof Error ? error.message : String(error)}${code}`, url);
+}
+
+/** The URL fetch is given, and the Authorization its `user:password@` part becomes. */
+export function webhookTarget(url: string): { url: string; authorization?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url };
+  }
+  if (parsed.username === '' && parsed.password === '') return { url };
+  const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+  parsed.username = '';
+  parsed.password = '';
+  return { url: parsed.href, authorization: `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}` };
 }
 
 export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier {
@@ -58,10 +88,11 @@ export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier
     name,
     async send(message: NotificationMessage): Promise<NotifierOutcome> {
       const request = requestFor(message, format);
+      const target = webhookTarget(options.url);
       try {
-        const response = await fetch(options.url, {
+        const response = await fetch(target.url, {
           method: 'POST',
-          headers: { ...request.headers, ...options.headers },
+          headers: { ...request.headers, ...(target.authorization === undefined ? {} : { Authorization: target.authorization }), ...options.headers },
           body: request.body,
           signal: AbortSignal.timeout(timeoutMs),
         });
@@ -69,7 +100,7 @@ export function createWebhookNotifier(options: WebhookNotifierOptions): Notifier
         await response.arrayBuffer().catch(() => undefined);
         return response.ok ? { notifier: name, status: 'sent' } : { notifier: name, status: 'failed', detail: `HTTP ${response.status}` };
       } catch (error) {
-        return { notifier: name, status: 'failed', detail: describeFailure(error, timeoutMs) };
+        return { notifier: name, status: 'failed', detail: describeFailure(error, timeoutMs, options.url) };
       }
     },
   };

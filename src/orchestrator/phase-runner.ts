@@ -271,7 +271,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         if (failed.length === 0 && problems.length > 0 && retries < config.max_retries) {
           retries += 1;
           recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `gates passed but ${problems.join('; ')}: remediation ${retries}/${config.max_retries}` });
-          attempt = startAttempt('remediation', buildRemediationPrompt({ phaseId: phase.id, failedGates: [], otherProblems: problems }, phasePrompt));
+          attempt = startAttempt('remediation', buildRemediationPrompt({ phaseId: phase.id, failedGates: [], otherProblems: problems, redact: ctx.recorder.redact }, phasePrompt));
           continue;
         }
         if (failed.length === 0) {
@@ -294,7 +294,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         retries += 1;
         await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: `gates failed: ${names}` });
         recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `verification failed (${names}): remediation ${retries}/${config.max_retries}` });
-        attempt = startAttempt('remediation', buildRemediationPrompt({ phaseId: phase.id, failedGates: failed, otherProblems: problems }, phasePrompt));
+        attempt = startAttempt('remediation', buildRemediationPrompt({ phaseId: phase.id, failedGates: failed, otherProblems: problems, redact: ctx.recorder.redact }, phasePrompt));
         continue;
       }
     }

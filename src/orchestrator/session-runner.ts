@@ -7,7 +7,6 @@ import path from 'node:path';
 import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type ClaudePermissions, type SessionEnd } from '../agent/index.js';
 import { ContextMonitor, createDisplaySnapshot, type ContextCrossing, type ContextSnapshot } from '../context/index.js';
 import { RefusalTracker, type Refusal } from '../permissions/refusals.js';
-import { redactDeep } from '../redact/index.js';
 import { eventForDisplay } from '../report/display-event.js';
 import type { Reporter } from '../report/reporter.js';
 import type { RunRecorder } from './run-recorder.js';
@@ -215,7 +214,9 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
       if (event.type === 'tool_start' && event.parentToolUseId === undefined) toolsRunning += 1;
       if (event.type === 'tool_result' && event.parentToolUseId === undefined) toolsRunning = Math.max(0, toolsRunning - 1);
       monitor.observe(event);
-      refusals.observe(event);
+      // What people and prompts get of the event: redacted whole, then cut (display-event.ts).
+      const shown = eventForDisplay(event, recorder.redact);
+      refusals.observe(shown);
       if (event.type === 'api_error') lastApiError = event;
       if (event.type === 'api_retry') lastRetry = event;
       if (event.type === 'compaction' && event.stage === 'boundary') onCompaction(event);
@@ -223,12 +224,12 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
         sessionId = event.sessionId;
         model = event.model;
       }
-      const line = describe(event);
+      const line = describe(shown);
       if (line) {
         lastActivity.push(line);
         if (lastActivity.length > ACTIVITY_LINES) lastActivity.shift();
       }
-      reporter.agent(request.phaseId, redactDeep(eventForDisplay(event), recorder.redact), displaySnapshot(event));
+      reporter.agent(request.phaseId, shown, displaySnapshot(event));
     }
   } finally {
     request.signal.removeEventListener('abort', onAbort);

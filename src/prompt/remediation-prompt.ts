@@ -1,5 +1,6 @@
 /** The prompt of a session sent back to fix a phase whose verification failed. Pure. */
 import type { GateOutcome } from '../gates/index.js';
+import type { Redactor } from '../redact/index.js';
 
 export interface RemediationInput {
   phaseId: string;
@@ -8,6 +9,11 @@ export interface RemediationInput {
   otherProblems: string[];
   /** Why the agent said it failed, when it did. */
   agentReason?: string;
+  /**
+   * Applied to what the gates printed and to everything else this prompt adds to the phase's own
+   * prompt (a gate's output can print a token, a `gates:` command from the config can hold one).
+   */
+  redact: Redactor;
 }
 
 export const REMEDIATION_HEADING = '# debussy: phase verification failed';
@@ -23,6 +29,7 @@ export function buildRemediationPrompt(input: RemediationInput, phasePrompt: str
     parts.push(`## Gate \`${gate.name}\` failed (${status})\nCommand: \`${gate.command}\`\nLast output:\n\`\`\`\n${gate.outputTail || '(no output)'}\n\`\`\``);
   }
   if (input.otherProblems.length > 0) parts.push(`## Also wrong\n${input.otherProblems.map((p) => `- ${p}`).join('\n')}`);
-  parts.push('---', phasePrompt);
-  return parts.join('\n\n');
+  // The gate output is a tail whose cut dropped its partial first line (run-gates.ts), so no
+  // secret lost its start there; the whole section is redacted here, before the model sees it.
+  return [input.redact(parts.join('\n\n')), '---', phasePrompt].join('\n\n');
 }

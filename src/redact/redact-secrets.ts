@@ -16,8 +16,11 @@ const MIN_SECRET_VALUE_LENGTH = 6;
 
 /** Token formats recognisable on their own. Ordered: specific prefixes before generic ones. */
 const TOKEN_PATTERNS: readonly string[] = [
-  // PEM private keys, whole block.
-  '-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?-----END [A-Z ]*PRIVATE KEY-----',
+  // PEM private keys, whole block; a block whose end was cut off (`head key.pem`) to the end of
+  // the text.
+  '-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)',
+  // The end of a block whose start was cut off: its base64 lines (real or JSON-escaped newlines).
+  '(?<=^|\\n|\\\\n)(?:[A-Za-z0-9+/=]{16,}(?:\\r?\\n|\\\\n))+-----END [A-Z ]*PRIVATE KEY-----',
   // Anthropic, OpenAI (incl. sk-proj-), and other sk- keys.
   '\\bsk-ant-[A-Za-z0-9_-]{8,}',
   '\\bsk-[A-Za-z0-9_-]{16,}',
@@ -55,7 +58,16 @@ const URL_PASSWORD = '(\\b[a-z][a-z0-9+.-]*://[^\\s:/@]+:)(?!\\[REDACTED)[^\\s@/
 const SECRET_NAME_ENDINGS =
   'password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?';
 
+/**
+ * Query parameters whose values are credentials in URLs only (`?auth=` of ntfy, `&key=` of many
+ * APIs, `X-Amz-Signature=`): as assignments anywhere else these names are far too common.
+ */
+const QUERY_SECRET_NAMES = 'auth|key|sig|signature|pass';
+
 const LOOKS_LIKE_A_VALUE = /^(?=.*[0-9_\-/+=.]).{6,}$|^.{16,}$/;
+
+/** A character inside a JSON-escaped quoted value: anything but a quote, or an escape other than `\"`. */
+const ESCAPED_CHAR = '(?:[^"\\\\\\n]|\\\\[^"\\n])';
 
 /**
  * An assignment, matched from its separator (`:` or `=`), which `lastIndex` points at. The name
@@ -63,12 +75,16 @@ const LOOKS_LIKE_A_VALUE = /^(?=.*[0-9_\-/+=.]).{6,}$|^.{16,}$/;
  * with the name (`\b(?:[A-Za-z0-9]+[_-])*password`) is tried at every word boundary of the text,
  * which was most of the redactor's cost. The lookbehind accepts exactly the names that pattern
  * did: a keyword, optionally after `segment_` / `segment-` parts, starting where a word starts
- * (so `mytoken` and `_token` are not names, `a_b_token` and `x-token` are). Group 1 is the gap
- * between the name and the separator (a quote, spaces), group 2 the value.
+ * (so `mytoken` and `_token` are not names, `a_b_token` and `x-token` are); or, right after a
+ * URL's `?` or `&`, a query parameter name. Group 1 is the gap between the name and the separator
+ * (a quote, spaces), group 2 the value: quoted (also JSON-escaped, `\"...\"`, as in a raw stream
+ * line; a quote with no end runs to the end of the line, or of the JSON string) or bare.
  */
 const ASSIGNMENT_AT_SEPARATOR =
-  `[:=](?<=(?:^|[^A-Za-z0-9_])(?:[A-Za-z0-9]+[_-])*(?:${SECRET_NAME_ENDINGS})\\b(["']?\\s*)[:=])` +
-  '\\s*(?!["\']?\\[REDACTED)("[^"\\n]*"|\'[^\'\\n]*\'|[^\\s,;&"\'}\\]]+)';
+  `[:=](?:(?<=(?:^|[^A-Za-z0-9_])(?:[A-Za-z0-9]+[_-])*(?:${SECRET_NAME_ENDINGS})\\b(["']?\\s*)[:=])` +
+  `|(?<=[?&](?:[A-Za-z0-9]+[_-])*(?:${QUERY_SECRET_NAMES})=))` +
+  '\\s*(?!(?:\\\\?["\'])?\\[REDACTED)' +
+  `(\\\\"(?:${ESCAPED_CHAR}*\\\\"|${ESCAPED_CHAR}+)|"(?:[^"\\n]*"|[^"\\n]+)|'(?:[^'\\n]*'|[^'\\n]+)|[^\\s,;&"'}\\]]+)`;
 
 /** `token` to `[Tt][Oo][Kk][Ee][Nn]`: case-insensitive letters inside a case-sensitive pattern. */
 function caseless(pattern: string): string {
@@ -86,7 +102,7 @@ function caseless(pattern: string): string {
 const CANDIDATE = new RegExp(
   [
     // TOKEN_PATTERNS: `-----BEGIN`, `sk-`, `xox?-`, `gh?_`, `github_pat_`, `npm_`, `AKIA`, `ASIA`, `AIza`, `eyJ`.
-    '-(?=----BEGIN)',
+    '-(?=----BEGIN|----END [A-Z ]*PRIVATE)',
     '-(?<=sk-|xox[abposr]-)',
     '_(?<=gh[pousr]_|github_pat_|npm_)',
     'A(?=KIA|SIA|Iza)',
@@ -97,6 +113,7 @@ const CANDIDATE = new RegExp(
     '@(?<=://[^\\s:/@]+:[^\\s@/]+@)',
     // An assignment's separator, after a keyword (the name's other conditions are left to the full pattern).
     `[:=](?<=(?:${caseless(SECRET_NAME_ENDINGS)})["']?\\s*[:=])`,
+    `=(?<=(?:${caseless(QUERY_SECRET_NAMES)})=)`,
   ].join('|'),
   'g',
 );
@@ -136,9 +153,10 @@ function findCandidates(text: string): Candidates {
 
 /** What an assignment becomes: the value redacted (keeping its quotes), or undefined to keep prose as it is. */
 function redactedAssignment(match: string, value: string, separator: string): string | undefined {
-  if (separator === ':' && !/^["']/.test(value) && !LOOKS_LIKE_A_VALUE.test(value)) return undefined;
-  const quote = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : '';
-  return `${match.slice(0, match.length - value.length)}${quote}${REDACTED}${quote}`;
+  const open = /^\\?["']/.exec(value)?.[0] ?? '';
+  if (separator === ':' && open === '' && !LOOKS_LIKE_A_VALUE.test(value)) return undefined;
+  const close = open !== '' && value.length > open.length && value.endsWith(open) ? open : '';
+  return `${match.slice(0, match.length - value.length)}${open}${REDACTED}${close}`;
 }
 
 /**

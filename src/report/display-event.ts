@@ -1,18 +1,18 @@
 /**
- * What reporters are given of an agent event. No reporter shows more than the first 2,000
- * characters of a tool's output (describe-event.ts: verbose output and condensed lines; json-
- * reporter.ts: tool errors), so a tool's output is cut well past that before it is redacted for
- * display: redaction then costs what can be shown, not the whole output, which can be megabytes.
- * The session's log keeps the whole output, redacted on its own.
+ * What reporters are given of an agent event: the event redacted whole, then a tool's output cut
+ * to what any reporter shows (describe-event.ts: verbose output and condensed lines; json-
+ * reporter.ts: tool errors). Redaction comes first, so a secret on the cut loses nothing but its
+ * tail to `[REDACTED]`; the redaction is shared with the session's readable log, which redacted
+ * the same event as it was read (redact-once.ts), so a megabyte tool output is redacted once.
  */
 import type { AgentEvent } from '../agent/index.js';
+import { redactDeepOnce, type Redactor } from '../redact/index.js';
 
 /** The most of a tool's output any reporter reads. */
 export const TOOL_OUTPUT_SHOWN_CHARS = 2_000;
-/** Where the output is cut: far enough past what is shown that a secret cut in two is never displayed. */
-const TOOL_OUTPUT_KEPT_CHARS = 4 * TOOL_OUTPUT_SHOWN_CHARS;
 
-export function eventForDisplay(event: AgentEvent): AgentEvent {
-  if (event.type !== 'tool_result' || event.text.length <= TOOL_OUTPUT_KEPT_CHARS) return event;
-  return { ...event, text: event.text.slice(0, TOOL_OUTPUT_KEPT_CHARS) };
+export function eventForDisplay(event: AgentEvent, redact: Redactor): AgentEvent {
+  const redacted = redactDeepOnce(event, redact);
+  if (redacted.type !== 'tool_result' || redacted.text.length <= TOOL_OUTPUT_SHOWN_CHARS) return redacted;
+  return { ...redacted, text: redacted.text.slice(0, TOOL_OUTPUT_SHOWN_CHARS) };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeToolUse } from '../../src/agent/index.js';
+import { createRedactor } from '../../src/redact/index.js';
 
 describe('summarizeToolUse', () => {
   const cwd = '/work/project';
@@ -21,5 +22,27 @@ describe('summarizeToolUse', () => {
     ['Bash', { command: 'x'.repeat(500) }, `Bash: ${'x'.repeat(117)}...`],
   ])('%s %j -> %s', (name, input, expected) => {
     expect(summarizeToolUse(name, input, cwd)).toBe(expected);
+  });
+});
+
+describe('summarizeToolUse redacts the whole detail before it cuts it', () => {
+  const redact = createRedactor({ DEPLOY_TOKEN: 'env-secret-value-0123456789' });
+  const GITHUB = 'ghp_Q7wX2mZ9pL4kR8vN1bT6yH3jF5dS0aC2eG8u';
+  // The cut keeps 117 characters of the detail: each secret starts so that only its first 12 to
+  // 16 would be left, too few for a pattern (or the env value) to be recognised once cut.
+  it.each([
+    ['a github token', `echo ${'a'.repeat(100)} ${GITHUB}`, GITHUB.slice(0, 11)],
+    ['an env value', `echo ${'a'.repeat(100)} env-secret-value-0123456789`, 'env-secret-'],
+    ['a bearer header', `echo ${'a'.repeat(84)} Authorization: Bearer abcdEFGH12345678`, 'Bearer abcdE'],
+  ])('%s on the cut', (_name, command, visibleIfCutFirst) => {
+    const summary = summarizeToolUse('Bash', { command }, undefined, redact);
+    expect(summary.length).toBeLessThanOrEqual('Bash: '.length + 120);
+    expect(summary).not.toContain(visibleIfCutFirst);
+    // What a cut before redaction would have shown:
+    expect(summarizeToolUse('Bash', { command }, undefined)).toContain(visibleIfCutFirst);
+  });
+
+  it('a summary without a secret reads as before', () => {
+    expect(summarizeToolUse('Bash', { command: 'npm test' }, undefined, redact)).toBe('Bash: npm test');
   });
 });

@@ -124,6 +124,25 @@ describe('webhook notifier', () => {
     expect(outcome.detail).not.toContain('secret-topic-name');
   });
 
+  it('a user:password in the URL goes as Basic authentication, not in the URL', async () => {
+    const server = await serve();
+    const url = server.url.replace('http://', 'http://alerts:p%40ss-w0rd@') + '/topic?x=1';
+    const outcome = await createWebhookNotifier({ url }).send(renderPersistentFailure(notification));
+    expect(outcome).toEqual({ notifier: 'webhook (ntfy)', status: 'sent' });
+    expect(server.received[0]?.headers.authorization).toBe(`Basic ${Buffer.from('alerts:p@ss-w0rd').toString('base64')}`);
+    expect(server.received[0]?.url).toBe('/topic?x=1');
+  });
+
+  it.each([
+    ['a URL that cannot be parsed', 'http://[bad-host/hook?auth=QWxhZGRpbjpvcGVu&token=tok-123456', 'Failed to parse URL from the webhook URL (ERR_INVALID_URL)'],
+    ['a scheme fetch does not take', 'ftp://alerts:hunter2pass@127.0.0.1/hook?key=k3y-value-123', 'fetch failed'],
+  ])('%s: the failure never quotes the URL', async (_name, url, detail) => {
+    const outcome = await createWebhookNotifier({ url }).send(renderPersistentFailure(notification));
+    expect(outcome.status).toBe('failed');
+    expect(outcome.detail).toBe(detail);
+    for (const part of ['QWxhZGRp', 'tok-123', 'hunter2', 'k3y-value', 'bad-host', '127.0.0.1']) expect(outcome.detail).not.toContain(part);
+  });
+
   it('through sendPersistentFailure, the posted body is redacted', async () => {
     const server = await serve();
     const redact = createRedactor({ ANTHROPIC_API_KEY: 'sk-ant-live-key-999999' });

@@ -1,0 +1,113 @@
+/**
+ * Issue 12: secrets in the configuration never reach the terminal. `debussy config`, `config
+ * --json`, config errors and flag errors print through the built binary, as a user sees them.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { debussy, expectNoStack, initRepo, tempDir, type CliResult } from './cli-harness.js';
+
+// Fixtures of our own, shaped like the real formats (none of them is a live credential).
+const WEBHOOK_PASSWORD = 'hunter2-webhook-pass';
+const WEBHOOK_QUERY_TOKEN = 'qs0token0value0123';
+const WEBHOOK_AUTH = 'QWxhZGRpbjpvcGVuc2VzYW1l';
+const ANTHROPIC_KEY = 'sk-ant-api03-R4nd0mF1xtur3K3yV4lu3-0123456789abcdef';
+const GITHUB_TOKEN = 'ghp_Q7wX2mZ9pL4kR8vN1bT6yH3jF5dS0aC2eG8u';
+const BEARER_TOKEN = 'b3arer0t0ken0value0abcdef0123456789';
+const NPM_TOKEN = 'npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
+const AWS_KEY = 'AKIAIOSFODNN7FIXTURE';
+const ENV_SECRET = 'env-secret-value-0123456789';
+
+const SECRETS = [WEBHOOK_PASSWORD, WEBHOOK_QUERY_TOKEN, WEBHOOK_AUTH, ANTHROPIC_KEY, GITHUB_TOKEN, BEARER_TOKEN, NPM_TOKEN, AWS_KEY, ENV_SECRET];
+
+/** Each secret, and its first 12 characters: a cut token must not leave its start behind either. */
+function expectNoSecret(result: CliResult): void {
+  const printed = result.stdout + result.stderr;
+  for (const secret of SECRETS) {
+    expect(printed, `printed ${secret}`).not.toContain(secret.slice(0, 12));
+  }
+}
+
+let work: { dir: string; cleanup(): void };
+
+beforeEach(() => {
+  work = tempDir();
+  initRepo(work.dir);
+});
+afterEach(() => work.cleanup());
+
+function writeConfig(config: Record<string, unknown>): void {
+  mkdirSync(path.join(work.dir, '.debussy'), { recursive: true });
+  writeFileSync(path.join(work.dir, '.debussy/config.yaml'), YAML.stringify(config));
+}
+
+const SECRET_CONFIG = {
+  notify_webhook: `https://alerts:${WEBHOOK_PASSWORD}@ntfy.example.com/deploys?token=${WEBHOOK_QUERY_TOKEN}&auth=${WEBHOOK_AUTH}`,
+  claude_args: ['--api-key', ANTHROPIC_KEY, '--header', `Authorization: Bearer ${BEARER_TOKEN}`, `--github=${GITHUB_TOKEN}`, NPM_TOKEN],
+  gates: { deploy: `AWS_ACCESS_KEY_ID=${AWS_KEY} ./deploy --check`, publish: `echo ${ENV_SECRET}` },
+};
+
+describe('debussy config hides secrets', () => {
+  it('the plain listing shows every key but no secret value', async () => {
+    writeConfig(SECRET_CONFIG);
+    const result = await debussy(['config'], { cwd: work.dir, env: { DEPLOY_TOKEN: ENV_SECRET } });
+    expect(result.code, result.stderr).toBe(0);
+    expectNoSecret(result);
+    expect(result.stdout).toContain('notify_webhook');
+    expect(result.stdout).toContain('ntfy.example.com');
+    expect(result.stdout).toContain('[REDACTED');
+    expect(result.stdout).toContain('--api-key');
+  });
+
+  it('--json keeps its shape, with the secret values redacted', async () => {
+    writeConfig(SECRET_CONFIG);
+    const result = await debussy(['config', '--json'], { cwd: work.dir, env: { DEPLOY_TOKEN: ENV_SECRET } });
+    expect(result.code, result.stderr).toBe(0);
+    expectNoSecret(result);
+    const parsed = JSON.parse(result.stdout) as { values: Record<string, { value: unknown; source: string }> };
+    expect(parsed.values.claude_args?.source).toBe('file');
+    const args = parsed.values.claude_args?.value as string[];
+    expect(args).toHaveLength(6);
+    expect(args[0]).toBe('--api-key');
+    expect(args[3]).toBe('Authorization: Bearer [REDACTED]');
+    expect(parsed.values.notify_webhook?.value).toMatch(/^https:\/\/alerts:\[REDACTED\]@ntfy\.example\.com\//);
+    expect(parsed.values.max_restarts).toEqual({ value: 3, source: 'default' });
+  });
+});
+
+describe('errors never print a secret', () => {
+  it('a config value that is not allowed is named without its secret value', async () => {
+    writeConfig({ context_threshold: ANTHROPIC_KEY, max_restarts: `token=${WEBHOOK_QUERY_TOKEN}`, model: 'sonnet' });
+    const result = await debussy(['config'], { cwd: work.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('context_threshold');
+    expect(result.stderr).toContain('is not allowed: expected a number from 1 to 100');
+    expect(result.stderr).toContain('max_restarts');
+    expectNoSecret(result);
+    expectNoStack(result);
+  });
+
+  it('a flag value that is not allowed is named without its secret value', async () => {
+    writeFileSync(path.join(work.dir, 'MASTER_PLAN.md'), '# P\n');
+    const result = await debussy(['run', 'MASTER_PLAN.md', '--dry-run', '--max-restarts', GITHUB_TOKEN], { cwd: work.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--max-restarts');
+    expectNoSecret(result);
+    expectNoStack(result);
+  });
+
+  it("commander's own errors (an unknown option with a key in it) are redacted", async () => {
+    const result = await debussy(['run', 'MASTER_PLAN.md', `--anthropic-key=${ANTHROPIC_KEY}`], { cwd: work.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown option');
+    expectNoSecret(result);
+  });
+
+  it('an unknown config key that is a secret itself is not echoed', async () => {
+    writeConfig({ [GITHUB_TOKEN]: true });
+    const result = await debussy(['config'], { cwd: work.dir });
+    expect(result.stderr).toContain('unknown key');
+    expectNoSecret(result);
+  });
+});
