@@ -32,7 +32,11 @@ describe('the agent deletes .debussy/ (git clean -fdx) during a session', () => 
     });
     const first = project.start(['run', project.planArg]);
     const runs = path.join(project.dir, '.debussy/runs');
-    await waitFor('the agent to run git clean and sleep', () => livePids(/^sleep 9$/).length > 0, 45_000);
+    const endedEarly = first.done.then((r) => {
+      throw new Error(`debussy ended before the agent cleaned (exit ${r.code}): ${r.stdout}${r.stderr}`);
+    });
+    await Promise.race([waitFor('the agent to run git clean and sleep', () => livePids(/^sleep 9$/).length > 0, 45_000), endedEarly]);
+    endedEarly.catch(() => undefined);
     // The journal and everything else under .debussy/runs went with the clean.
     const second = await project.run(['run', project.planArg]);
     expect(second.code, second.stdout + second.stderr).toBe(6);

@@ -163,3 +163,40 @@ describe('readRunLock', () => {
     expect(await readRunLock(root)).toBeUndefined();
   });
 });
+
+describe('the lock of a live run', () => {
+  it('lives in the git directory of a repository, where cleaning the work tree cannot reach it', async () => {
+    await mkdir(join(root, '.git'), { recursive: true });
+    const lock = await acquireRunLock(root, request);
+    expect(lockPath(root)).toBe(join(root, '.git', 'debussy', 'run.lock'));
+    await rm(debussyDir(root), { recursive: true, force: true });
+    expect(await readRunLock(root)).toMatchObject({ runId: 'r-test', alive: true });
+    await lock.release();
+  });
+
+  it('is put back by keep() when deleted under the run, and reported lost when another holds it', async () => {
+    const lock = await acquireRunLock(root, request);
+    expect(await lock.keep()).toBe('held');
+    await rm(debussyDir(root), { recursive: true, force: true });
+    expect(await lock.keep()).toBe('restored');
+    expect(await readRunLock(root)).toMatchObject({ runId: 'r-test', pid: process.pid, alive: true });
+    await lock.release();
+    expect(await readRunLock(root)).toBeUndefined();
+
+    const second = await acquireRunLock(root, request);
+    await rm(lockPath(root));
+    await childHoldingLock('r-other');
+    expect(await second.keep()).toBe('lost');
+    await second.release(); // never removes a lock that is not its own
+    expect(await readRunLock(root)).toMatchObject({ runId: 'r-other', alive: true });
+  });
+
+  it('cannot be written: one clear error naming the path and the fix', async () => {
+    await writeFile(debussyDir(root), 'a file where the directory should be');
+    const error = await acquireRunLock(root, request).then(() => undefined, (reason: unknown) => reason);
+    expect(error).toBeInstanceOf(StateError);
+    expect((error as StateError).code).toBe('E_STATE_WRITE');
+    expect((error as StateError).message).toContain(debussyDir(root));
+    expect((error as StateError).hint).toContain('writable directory');
+  });
+});
