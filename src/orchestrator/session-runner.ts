@@ -97,11 +97,11 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
 
   // A context or compaction stop lets the running tool finish (graceful); an interrupt, a timeout
   // or a stall stops now, and claude ends the running tool.
-  const stop = (by: StopCause, reason: string) => {
+  const stop = (by: StopCause, reason: string, immediate = by !== 'context' && by !== 'compaction') => {
     if (stoppedBy) return;
     stoppedBy = by;
     recorder.record({ type: 'stop_requested', phaseId: request.phaseId, sessionIndex: request.sessionIndex, reason });
-    session.requestStop(reason, { immediate: by !== 'context' && by !== 'compaction' });
+    session.requestStop(reason, { immediate });
   };
 
   // claude compacted although debussy's PreCompact hook refuses it (a user's settings turned hooks
@@ -173,7 +173,13 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     logPath: path.join(request.logDir, `${base}.log`),
   });
 
-  const onAbort = () => stop('interrupt', 'interrupted by the user');
+  // An interrupt that is not the user's carries its reason (run-state-guard.ts: debussy's state
+  // was lost); the running tool may finish, so an agent's `debussy done` under way still lands.
+  const onAbort = () => {
+    const reason: unknown = request.signal.reason;
+    if (typeof reason === 'string') stop('interrupt', reason, false);
+    else stop('interrupt', 'interrupted by the user');
+  };
   const onForce = () => {
     stoppedBy ??= 'interrupt';
     void session.kill('interrupted twice: ending the session now');
