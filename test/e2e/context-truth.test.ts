@@ -89,3 +89,55 @@ describe('context truth: a server whose counts debussy does not share', () => {
     expect(eventsOf(events, 'phase_ended')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
   });
 });
+
+describe('the window and limit a session is measured against', () => {
+  it('a session continued with --resume on the 1M default model stays on 1M (issue 11)', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Big context' }],
+      usage: 'scripted',
+      // claude's own default model: claude-opus-4-8[1m] with an API key.
+      config: { model: null },
+      script: scriptBySession({
+        fresh: [bash('echo working', { usage: { input_tokens: 300_000 } }), done('I think that is all.')],
+        reminder: [bash('debussy done --phase 1', { usage: { input_tokens: 310_000 } }), done()],
+      }),
+    });
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const events = await project.journal();
+    // 310,000 of 200,000 would have been 155% and a stop at once; of 1,000,000 it is 31%.
+    expect(eventsOf(events, 'context_crossed')).toEqual([]);
+    const ended = eventsOf(events, 'session_ended');
+    expect(ended.map((e) => e.contextWindow)).toEqual([1_000_000, 1_000_000]);
+    expect(ended[1]?.peakContextTokens).toBeGreaterThanOrEqual(310_000);
+    // claude itself kept the 1M variant: the resumed session asked for it (the context-1m beta).
+    const reminder = project.api.mainRequests().filter((r) => sessionKind(r) === 'reminder');
+    expect(reminder.length).toBeGreaterThan(0);
+    for (const r of reminder) expect(String(r.headers['anthropic-beta'])).toContain('context-1m');
+    expect(eventsOf(events, 'session_started')[1]?.model).toBe('claude-opus-4-8[1m]');
+    expect(eventsOf(events, 'phase_ended')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
+  });
+
+  it('--max-context-tokens stops a 1M session at the cap; status shows the limit and where it came from', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Capped' }],
+      usage: 'scripted',
+      config: { model: null },
+      script: scriptBySession({
+        fresh: [bash('echo one', { usage: { input_tokens: 260_000 } }), bash('touch after-cap.txt', { latencyMs: 1500 }), done()],
+        checkpoint: [bash('debussy done --phase 1'), done()],
+      }),
+    });
+    const result = await project.run(['run', project.planArg, '--max-context-tokens', '250000']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const events = await project.journal();
+    expect(eventsOf(events, 'context_crossed')).toMatchObject([{ phaseId: '1', trigger: 'context', contextWindow: 1_000_000, stopping: true }]);
+    expect(eventsOf(events, 'session_ended')[0]).toMatchObject({ contextWindow: 1_000_000, contextLimitTokens: 250_000, contextLimitSource: 'max_context_tokens' });
+    expect(eventsOf(events, 'restart')).toHaveLength(1);
+    const status = await project.run(['status']);
+    expect(status.stdout).toContain('of 1,000,000 tokens, limit 250,000 (max_context_tokens)');
+    // The restarted session runs under the same cap.
+    const second = eventsOf(events, 'session_ended')[1];
+    expect(second).toMatchObject({ contextLimitTokens: 250_000, contextLimitSource: 'max_context_tokens' });
+  });
+});

@@ -3,7 +3,8 @@
  * secrets (a webhook URL with a password or an `?auth=` token, a key in `claude_args`, a token in
  * a gate command): every value is redacted before it is shown, in the listing and in `--json`.
  */
-import { CONFIG_KEYS, CONFIG_SCHEMA, formatDuration, loadProjectConfig } from '../../config/index.js';
+import { CONFIG_KEYS, CONFIG_SCHEMA, formatDuration, loadProjectConfig, type DebussyConfig } from '../../config/index.js';
+import { configuredLimits, describeLimit, type ConfiguredLimit } from '../../context/index.js';
 import { createRedactor, redactArgs, redactDeep, type Redactor } from '../../redact/index.js';
 import { findProjectRoot } from '../../state/index.js';
 
@@ -33,7 +34,8 @@ export default async function configCommand(options: ConfigOptions): Promise<num
     const values = Object.fromEntries(
       CONFIG_KEYS.map((key) => [key, { value: shownValue(resolved.config[key], redact) ?? null, source: resolved.sources[key] }]),
     );
-    process.stdout.write(`${JSON.stringify({ file: resolved.file ?? null, values }, null, 2)}\n`);
+    const contextLimits = limitsOf(resolved.config).map((l) => ({ window: l.window, windowSource: l.windowSource, tokens: l.limit === undefined ? null : Math.round(l.limit.tokens), source: l.limit?.source ?? null }));
+    process.stdout.write(`${JSON.stringify({ file: resolved.file ?? null, values, contextLimits }, null, 2)}\n`);
     return 0;
   }
   process.stdout.write(`config file: ${resolved.file ?? '(none found; using defaults)'}\n`);
@@ -42,5 +44,18 @@ export default async function configCommand(options: ConfigOptions): Promise<num
     const source = resolved.sources[key] === 'file' ? 'file' : 'default';
     process.stdout.write(`  ${key.padEnd(width)}  ${display(CONFIG_SCHEMA[key].kind, shownValue(resolved.config[key], redact)).padEnd(24)}  (${source})\n`);
   }
+  process.stdout.write('effective context limit (a session is stopped there, whichever of the two comes first):\n');
+  for (const entry of limitsOf(resolved.config)) process.stdout.write(`  ${windowLabel(entry)}: ${describeLimit(entry.limit, entry.window, resolved.config.context_threshold)}\n`);
   return 0;
+}
+
+function limitsOf(config: DebussyConfig): ConfiguredLimit[] {
+  return configuredLimits({ contextWindow: config.context_window, model: config.model, thresholdPercent: config.context_threshold, maxContextTokens: config.max_context_tokens });
+}
+
+function windowLabel(entry: ConfiguredLimit): string {
+  const window = `${entry.window.toLocaleString('en-US')}-token window`;
+  if (entry.windowSource === 'context_window') return `${window} (context_window)`;
+  if (entry.windowSource === 'model') return `${window} (model)`;
+  return `with a ${window}`;
 }
