@@ -40,6 +40,23 @@ export async function commitPaths(root: string, message: string, paths: readonly
   }
   if (paths.length === 0) return { committed: false, files: [], reason: 'nothing-to-commit' };
   const snapshot = await snapshotIndex(root);
+  let notCommitted: CommitResult | undefined;
+  try {
+    notCommitted = await stageAndCommit(root, message, paths, snapshot);
+  } catch (error) {
+    // git could not be run at all: the index goes back before the error goes up.
+    await restoreIndex(snapshot).catch(() => undefined);
+    throw error;
+  }
+  if (notCommitted) return notCommitted;
+
+  const sha = await headSha(root);
+  if (sha === undefined) throw new GitError(`git commit succeeded in ${root} but HEAD is unborn`);
+  return { committed: true, sha, files: await filesInCommit(root, sha) };
+}
+
+/** Stages `paths` and commits them alone; undefined once committed, else why not (index restored). */
+async function stageAndCommit(root: string, message: string, paths: readonly string[], snapshot: IndexSnapshot): Promise<CommitResult | undefined> {
   const pathspec = await writePathspecFile(paths);
   try {
     const add = await runGit(root, ['--literal-pathspecs', 'add', '--all', ...pathspec.args]);
@@ -48,8 +65,9 @@ export async function commitPaths(root: string, message: string, paths: readonly
     // A path can differ from HEAD only in the index while its file equals HEAD: nothing to record.
     const wanted = new Set(paths);
     const base = (await headSha(root)) ?? (await emptyTreeSha(root));
-    const stagedNow = splitNul(await gitStdout(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--relative', base]));
-    const recordable = stagedNow.filter((path) => wanted.has(path));
+    const staged = await runGit(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--relative', base]);
+    if (staged.exitCode !== 0) return await failed(snapshot, 'error', staged);
+    const recordable = splitNul(staged.stdout).filter((path) => wanted.has(path));
     if (recordable.length === 0) {
       await restoreIndex(snapshot);
       return { committed: false, files: [], reason: 'nothing-to-commit' };
@@ -58,16 +76,13 @@ export async function commitPaths(root: string, message: string, paths: readonly
     try {
       const commit = await runGit(root, [...(await identityOverrides(root)), '--literal-pathspecs', 'commit', '--quiet', '--only', '--message', message, ...only.args]);
       if (commit.exitCode !== 0) return await failed(snapshot, (await hasCommitHook(root)) ? 'hook-failed' : 'error', commit);
+      return undefined;
     } finally {
       if (only !== pathspec) await only.remove();
     }
   } finally {
     await pathspec.remove();
   }
-
-  const sha = await headSha(root);
-  if (sha === undefined) throw new GitError(`git commit succeeded in ${root} but HEAD is unborn`);
-  return { committed: true, sha, files: await filesInCommit(root, sha) };
 }
 
 /**
