@@ -6,3 +6,4 @@ export { allowedText } from './validate.js';
 export { closestName } from './suggest.js';
 export { loadProjectConfig } from './load-project-config.js';
 export * from './render-reference.js';
+export * from './json-schema.js';

@@ -3,6 +3,7 @@
  * config file `debussy init` writes. Both come from CONFIG_SCHEMA, so neither can drift from it.
  */
 import { formatDuration } from './duration.js';
+import { CONFIG_JSON_SCHEMA_URL, PROJECT_URL } from './json-schema.js';
 import { CONFIG_KEYS, CONFIG_SCHEMA, type ConfigKey, type KeyDefinition } from './schema.js';
 
 export function displayDefault(def: KeyDefinition): string {
@@ -28,7 +29,14 @@ export interface ConfigFileChoices {
 }
 
 export function renderConfigFile(choices: ConfigFileChoices = {}): string {
-  const lines = ['# debussy configuration. Every key is shown with its default; uncomment to change.', '# Reference: docs/configuration.md. Command-line flags override these values.', ''];
+  const lines = [
+    // Editors with the YAML language server validate and complete the keys from this schema.
+    `# yaml-language-server: $schema=${CONFIG_JSON_SCHEMA_URL}`,
+    '# debussy configuration. Every key is shown with its default; uncomment to change.',
+    `# Reference: docs/configuration.md (in the installed package, and at ${PROJECT_URL}/blob/main/docs/configuration.md).`,
+    '# Command-line flags override these values.',
+    '',
+  ];
   let group = '';
   for (const key of CONFIG_KEYS) {
     const def: KeyDefinition = CONFIG_SCHEMA[key];

@@ -1,0 +1,71 @@
+/**
+ * The JSON Schema of `.debussy/config.yaml`, generated from CONFIG_SCHEMA so editors validate and
+ * complete the same keys, types, bounds and choices debussy itself checks. Written to
+ * schema/config.schema.json by `npm run docs`, shipped in the package, and named by the
+ * `# yaml-language-server: $schema=...` line of the file `debussy init` writes.
+ */
+import { formatDuration } from './duration.js';
+import { CONFIG_KEYS, CONFIG_SCHEMA, type KeyDefinition } from './schema.js';
+
+/** The project's home; package.json's homepage, repository and bugs fields name the same place. */
+export const PROJECT_URL = 'https://github.com/debussy-cli/debussy';
+/** Where editors fetch the schema (the copy on the default branch; the package ships the same file). */
+export const CONFIG_JSON_SCHEMA_URL = 'https://raw.githubusercontent.com/debussy-cli/debussy/main/schema/config.schema.json';
+/** The schema's path inside the package. */
+export const CONFIG_JSON_SCHEMA_PATH = 'schema/config.schema.json';
+
+type JsonSchema = Record<string, unknown>;
+
+// What parseDuration reads: 90s, 45m, 2h, 1500ms, or a bare number of seconds.
+const DURATION_PATTERN = '^\\s*\\d+(\\.\\d+)?\\s*([mM][sS]|[sSmMhH])?\\s*$';
+
+function valueSchema(def: KeyDefinition): JsonSchema {
+  const bounds = (scale = 1): JsonSchema => ({
+    ...(def.min === undefined ? {} : { minimum: def.min / scale }),
+    ...(def.max === undefined ? {} : { maximum: def.max / scale }),
+  });
+  switch (def.kind) {
+    case 'number':
+      return { type: 'number', ...bounds() };
+    case 'integer':
+      return { type: 'integer', ...bounds() };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'string':
+      return def.choices ? { type: 'string', enum: [...def.choices] } : { type: 'string', minLength: 1, pattern: '\\S' };
+    case 'string[]':
+      return { type: 'array', items: { type: 'string' } };
+    case 'record':
+      return { type: 'object', additionalProperties: { type: 'string', minLength: 1, pattern: '\\S' } };
+    case 'duration':
+      // A bare number is seconds; the minimum of a text duration is checked by debussy (`debussy config`).
+      return { anyOf: [{ type: 'number', ...bounds(1000) }, { type: 'string', pattern: DURATION_PATTERN }] };
+  }
+}
+
+function keySchema(def: KeyDefinition): JsonSchema {
+  const value = valueSchema(def);
+  // A key with no default may be written empty (`model:`), which means "not set".
+  const schema: JsonSchema = def.default === undefined ? { anyOf: [value, { type: 'null' }] } : { ...value };
+  schema.description = `${def.description}${def.flag ? ` (flag: ${def.flag})` : ''}`;
+  if (def.default !== undefined) schema.default = def.kind === 'duration' && typeof def.default === 'number' ? formatDuration(def.default) : def.default;
+  return schema;
+}
+
+export function renderConfigJsonSchema(): JsonSchema {
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: CONFIG_JSON_SCHEMA_URL,
+    title: 'debussy configuration (.debussy/config.yaml)',
+    description: `Generated from debussy's config schema; reference: ${PROJECT_URL}/blob/main/docs/configuration.md`,
+    type: ['object', 'null'],
+    // debussy ignores an unknown key with a warning; an editor marks it, which catches typos early.
+    additionalProperties: false,
+    properties: Object.fromEntries(CONFIG_KEYS.map((key) => [key, keySchema(CONFIG_SCHEMA[key])])),
+  };
+}
+
+/** The file's text as `npm run docs` writes it. */
+export function renderConfigJsonSchemaFile(): string {
+  return `${JSON.stringify(renderConfigJsonSchema(), null, 2)}\n`;
+}
