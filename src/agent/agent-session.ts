@@ -7,6 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { DebussyError } from '../errors/index.js';
 import { processStartTime } from '../process/identity.js';
+import { tailText } from '../redact/index.js';
 import { type AgentEvent, type ResultEvent } from './agent-events.js';
 import { launchProblem, spawnFailure } from './agent-launch.js';
 import { EventQueue } from './event-queue.js';
@@ -247,7 +248,7 @@ class ClaudeSession implements AgentSession {
     child.stdin.end(this.options.prompt);
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
-      this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+      this.stderrTail = (this.stderrTail + chunk).slice(-2 * STDERR_TAIL_CHARS);
     });
     this.processes?.start();
 
@@ -282,7 +283,8 @@ class ClaudeSession implements AgentSession {
       stopRequested: this.stopRequested,
       ...(this.stopReason === undefined ? {} : { stopReason: this.stopReason }),
       unparsedLines: this.state.unparsedLines,
-      stderrTail: this.stderrTail,
+      // From a whole line: the journal and messages redact it, and a cut secret would not be known.
+      stderrTail: tailText(this.stderrTail, STDERR_TAIL_CHARS),
       ...(this.lastApiError === undefined ? {} : { lastApiError: this.lastApiError }),
       durationMs: Date.now() - this.startedAt,
       leftoverProcessesKilled,

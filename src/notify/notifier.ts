@@ -57,5 +57,7 @@ export async function sendPersistentFailure(
   options: SendOptions = {},
 ): Promise<NotifierOutcome[]> {
   const redact = options.redact ?? createRedactor();
-  return sendNotification(renderPersistentFailure(notification, options.maxFailures ?? DEFAULT_MAX_FAILURES_SHOWN), notifiers, redact);
+  // Redacted before rendering too: the rendering cuts each failure's message to one line, and a
+  // secret cut there would no longer be recognised by the redaction of the rendered text.
+  return sendNotification(renderPersistentFailure(redactDeep(notification, redact), options.maxFailures ?? DEFAULT_MAX_FAILURES_SHOWN), notifiers, redact);
 }

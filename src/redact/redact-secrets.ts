@@ -20,7 +20,7 @@ const TOKEN_PATTERNS: readonly string[] = [
   // the text.
   '-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)',
   // The end of a block whose start was cut off: its base64 lines (real or JSON-escaped newlines).
-  '(?<=^|\\n|\\\\n)(?:[A-Za-z0-9+/=]{16,}(?:\\r?\\n|\\\\n))+-----END [A-Z ]*PRIVATE KEY-----',
+  '(?<=^|[^A-Za-z0-9+/=]|\\\\n)(?:[A-Za-z0-9+/=]{16,}(?:\\r?\\n|\\\\n))+-----END [A-Z ]*PRIVATE KEY-----',
   // Anthropic, OpenAI (incl. sk-proj-), and other sk- keys.
   '\\bsk-ant-[A-Za-z0-9_-]{8,}',
   '\\bsk-[A-Za-z0-9_-]{16,}',

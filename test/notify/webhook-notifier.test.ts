@@ -143,6 +143,16 @@ describe('webhook notifier', () => {
     for (const part of ['QWxhZGRp', 'tok-123', 'hunter2', 'k3y-value', 'bad-host', '127.0.0.1']) expect(outcome.detail).not.toContain(part);
   });
 
+  it('a secret on the cut of a long failure message is redacted before the cut', async () => {
+    const server = await serve();
+    const redact = createRedactor({ DEPLOY_TOKEN: 'env-secret-value-0123456789' });
+    // The rendering keeps 239 characters of a message: this value starts at 229.
+    const message = `${'m'.repeat(228)} env-secret-value-0123456789 and more`;
+    await sendPersistentFailure({ ...notification, failures: [{ class: 'unknown', message, at: 0 }] }, [createWebhookNotifier({ url: server.url })], { redact });
+    expect(server.received[0]?.body).toContain('[REDACTED');
+    expect(server.received[0]?.body).not.toContain('env-secret');
+  });
+
   it('through sendPersistentFailure, the posted body is redacted', async () => {
     const server = await serve();
     const redact = createRedactor({ ANTHROPIC_API_KEY: 'sk-ant-live-key-999999' });

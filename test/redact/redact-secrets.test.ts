@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, redactDeep, redactSecrets, secretEnvValues } from '../../src/redact/index.js';
+import { createRedactor, cutText, redactArgs, redactDeep, redactSecrets, redactThenCut, secretEnvValues, tailText } from '../../src/redact/index.js';
 
 const NO_ENV = {};
 
@@ -190,5 +190,109 @@ describe('redactDeep', () => {
     const out = redact(text);
     expect(out).not.toContain('sk-ant-');
     expect(out.split('[REDACTED:ANTHROPIC_API_KEY]')).toHaveLength(20_001);
+  });
+});
+
+describe('redactSecrets: URL query values', () => {
+  it.each([
+    ['ntfy auth', 'https://ntfy.example.com/alerts?auth=QWxhZGRpbjpvcGVu&x=1', 'https://ntfy.example.com/alerts?auth=[REDACTED]&x=1'],
+    ['api key', 'GET https://api.example.com/v1/q?key=AbC123xyz&q=cats', 'GET https://api.example.com/v1/q?key=[REDACTED]&q=cats'],
+    ['signed url', 'https://b.s3.example.com/f?X-Amz-Date=20260101&X-Amz-Signature=0a1b2c3d4e', 'https://b.s3.example.com/f?X-Amz-Date=20260101&X-Amz-Signature=[REDACTED]'],
+    ['sig', 'https://x.example.com/f?sv=2024&sig=abc%2Bdef', 'https://x.example.com/f?sv=2024&sig=[REDACTED]'],
+    ['access_token', 'https://x.example.com/cb?access_token=ya29.abc&state=1', 'https://x.example.com/cb?access_token=[REDACTED]&state=1'],
+    ['password in the query', 'https://x.example.com/login?user=bob&pass=hunter22', 'https://x.example.com/login?user=bob&[REDACTED]'.replace('[REDACTED]', 'pass=[REDACTED]')],
+    ['user:password and a query token', 'https://u:pw0rd123@h.example.com/x?token=t0k3n', 'https://u:[REDACTED]@h.example.com/x?token=[REDACTED]'],
+  ])('%s', (_name, input, expected) => {
+    expect(redactSecrets(input, NO_ENV)).toBe(expected);
+  });
+
+  it.each([
+    // Outside a query these names are ordinary words.
+    'key=value pairs are read by the parser',
+    'const sig = computeSignature(data)',
+    'auth=required',
+    'for key in dict: pass',
+  ])('leaves alone: %s', (text) => {
+    expect(redactSecrets(text, NO_ENV)).toBe(text);
+  });
+});
+
+describe('redactSecrets: quoted values, JSON-escaped or with no end', () => {
+  it.each([
+    // A raw stream line holds tool output as a JSON string: its quotes are escaped.
+    ['escaped quotes', '{"content":"password=\\"hunter2\\" ok"}', '{"content":"password=\\"[REDACTED]\\" ok"}'],
+    ['escaped quotes, spaces inside', '{"content":"token: \\"a b c\\""}', '{"content":"token: \\"[REDACTED]\\""}'],
+    // A quote cut off (or never closed) runs to the end of the line.
+    ['unterminated double quote', 'token="abc def\nnext line', 'token="[REDACTED]\nnext line'],
+    ["unterminated single quote", "password='s3cr3t", "password='[REDACTED]"],
+  ])('%s', (_name, input, expected) => {
+    expect(redactSecrets(input, NO_ENV)).toBe(expected);
+  });
+
+  it('an escaped value keeps the raw line valid JSON', () => {
+    const line = JSON.stringify({ type: 'user', content: 'export DB_PASSWORD="s3cr3t value" && run' });
+    const redacted = redactSecrets(line, NO_ENV);
+    expect(JSON.parse(redacted)).toEqual({ type: 'user', content: 'export DB_PASSWORD="[REDACTED]" && run' });
+  });
+});
+
+describe('redactSecrets: a private key cut short', () => {
+  const body = ['MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun', 'VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK', 'LxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo'];
+  it('whose end is missing (`head key.pem`): redacted to the end of the text', () => {
+    const text = `$ head -3 id_rsa\n-----BEGIN RSA PRIVATE KEY-----\n${body.slice(0, 2).join('\n')}`;
+    expect(redactSecrets(text, NO_ENV)).toBe('$ head -3 id_rsa\n[REDACTED]');
+  });
+
+  it('whose start is missing (a tail of the output): its base64 lines and the END line', () => {
+    const text = `output ends:\n${body.join('\n')}\n-----END RSA PRIVATE KEY-----\ndone`;
+    expect(redactSecrets(text, NO_ENV)).toBe('output ends:\n[REDACTED]\ndone');
+  });
+
+  it('the same inside a JSON string (escaped newlines)', () => {
+    const text = JSON.stringify({ content: `${body.join('\n')}\n-----END RSA PRIVATE KEY-----\n` });
+    expect(redactSecrets(text, NO_ENV)).toBe('{"content":"[REDACTED]\\n"}');
+  });
+});
+
+describe('redactThenCut and redactArgs', () => {
+  const redact = createRedactor({ DEPLOY_TOKEN: 'env-secret-value-0123456789' });
+
+  it.each([
+    // Each secret straddles the cut: cut first, the kept start would not be recognised.
+    ['ghp token', `${'x'.repeat(40)} ghp_Q7wX2mZ9pL4kR8vN1bT6yH3jF5dS0aC2eG8u`, 'ghp_Q7wX2m'],
+    ['env value', `${'x'.repeat(40)} env-secret-value-0123456789`, 'env-secret-'],
+    ['bearer', `${'x'.repeat(30)} Bearer abcdefgh12345678`, 'Bearer abcd'],
+  ])('%s on the cut', (_name, text, visibleIfCutFirst) => {
+    expect(cutText(text, 55)).toContain(visibleIfCutFirst);
+    const out = redactThenCut(text, 55, redact);
+    expect(out).not.toContain(visibleIfCutFirst);
+    expect(out.length).toBeLessThanOrEqual(55);
+  });
+
+  it('cutText leaves short text whole and marks a cut', () => {
+    expect(cutText('short', 10)).toBe('short');
+    expect(cutText('0123456789abc', 10)).toBe('0123456...');
+  });
+
+  it.each([
+    [['--api-key', 'plain-looking-value'], ['--api-key', '[REDACTED]']],
+    [['--auth-token', 'abc', '--model', 'sonnet'], ['--auth-token', '[REDACTED]', '--model', 'sonnet']],
+    [['--header', 'Authorization: Bearer abcdefgh12345678'], ['--header', 'Authorization: Bearer [REDACTED]']],
+    [['--password=hunter22'], ['--password=[REDACTED]']],
+    [['--token', '--verbose'], ['--token', '--verbose']],
+    [['--dangerously-skip-permissions', 'env-secret-value-0123456789'], ['--dangerously-skip-permissions', '[REDACTED:DEPLOY_TOKEN]']],
+  ])('redactArgs %j', (args, expected) => {
+    expect(redactArgs(args, redact)).toEqual(expected);
+  });
+});
+
+describe('tailText', () => {
+  it.each([
+    ['short text whole', 'a\nb', 10, 'a\nb'],
+    ['from the first whole line', 'line one ghp_abc\nline two\nline three', 20, 'line two\nline three'],
+    ['one long line: from the first whole word', 'xxxxghp_Q7wX2mZ9pL4kR8vN1bT6yH3jF5dS0aC2eG8u and then', 20, 'and then'],
+    ['one word: nothing', 'x'.repeat(50), 20, ''],
+  ])('%s', (_name, text, max, expected) => {
+    expect(tailText(text, max)).toBe(expected);
   });
 });
