@@ -9,7 +9,7 @@
  * returned, never fatal; a last line without its newline (a crash mid-write) is reported as a torn
  * tail.
  */
-import { closeSync, createReadStream, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StateError } from '../errors/index.js';
 
@@ -102,13 +102,34 @@ const WRITE_FAILURES: Record<string, string> = {
   EISDIR: 'a directory is where a file should be',
 };
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The nearest ancestor of `dir` (or `dir`) that exists but is not a directory, else `dir`. */
+function inTheWay(dir: string): string {
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      const entry = lstatSync(at);
+      if (entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(at))) return dir;
+      return at;
+    } catch {
+      if (dirname(at) === at) return dir;
+    }
+  }
+}
+
 /** The one error for state debussy cannot write: the path, why, and what to do. */
 export function stateWriteError(path: string, error: unknown): StateError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const why = (code !== undefined ? WRITE_FAILURES[code] : undefined) ?? code ?? (error instanceof Error ? error.message : String(error));
   return new StateError('E_STATE_WRITE', `cannot write debussy's state at ${path} (${why})`, {
     cause: error,
-    hint: `make ${dirname(path)} a writable directory (remove or rename a file or broken link in its place, check permissions and free space), then run again`,
+    hint: `make ${inTheWay(dirname(path))} a writable directory (remove or rename a file or broken link in its place, check permissions and free space), then run again`,
   });
 }
 

@@ -58,7 +58,7 @@ describe('JournalKeeper', () => {
     expect(loss?.error?.message).toContain(file);
     expect(keeper.append(event(2))).toBeUndefined(); // reported once
     expect(keeper.unsaved).toBe(true);
-    expect(keeper.lastError?.hint).toContain('writable directory');
+    expect(keeper.lastError?.hint).toContain(`make ${join(dir, 'runs')} a writable directory`);
     rmSync(join(dir, 'runs'));
     mkdirSync(join(dir, 'runs'));
     keeper.check();
