@@ -17,7 +17,7 @@ import type { SessionReport } from './session-runner.js';
  * session that ended by itself without the agent's signal after claude refused some of its tool
  * calls failed for want of permission: reminding the agent would only repeat the refusals.
  */
-export function sessionFailed(report: SessionReport, signalled: boolean): boolean {
+export function sessionFailed(report: Pick<SessionReport, 'stoppedBy' | 'refusals'> & { end: Pick<SessionReport['end'], 'outcome'> }, signalled: boolean): boolean {
   if (signalled || report.stoppedBy === 'context' || report.stoppedBy === 'compaction' || report.stoppedBy === 'interrupt') return false;
   if (report.stoppedBy === 'stall' || report.stoppedBy === 'timeout') return true;
   if (report.refusals.length > 0) return true;

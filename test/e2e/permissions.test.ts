@@ -59,6 +59,21 @@ describe('permissions', () => {
     expect(eventsOf(events, 'run_ended')).toMatchObject([{ exitCode: 7 }]);
   });
 
+  it.skipIf(process.getuid?.() !== 0)('bypassPermissions as root outside a sandbox: claude will not start, and the run says why with exit code 7', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Never starts' }],
+      config: { claude_args: [], permission_mode: 'bypassPermissions', max_retries: 3 },
+      script: scriptBySession({ fresh: [bash('debussy done --phase 1'), done()] }),
+    });
+    const result = await project.run(['run', project.planArg], { IS_SANDBOX: '' });
+    const output = result.stdout + result.stderr;
+    expect(result.code, output).toBe(7);
+    expect(output).toContain('claude refused to start: --dangerously-skip-permissions cannot be used with root/sudo privileges');
+    expect(output).toContain('IS_SANDBOX=1');
+    expect(eventsOf(await project.journal(), 'session_started')).toHaveLength(1);
+    expect(project.api.mainRequests()).toHaveLength(0);
+  });
+
   it("debussy's own `debussy done` is allowed in claude's default mode with no rules of the user's", async () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Signal only' }],
