@@ -19,8 +19,6 @@ const TOKEN_PATTERNS: readonly string[] = [
   // PEM private keys, whole block; a block whose end was cut off (`head key.pem`) to the end of
   // the text.
   '-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)',
-  // The end of a block whose start was cut off: its base64 lines (real or JSON-escaped newlines).
-  '(?<=^|[^A-Za-z0-9+/=]|\\\\n)(?:[A-Za-z0-9+/=]{16,}(?:\\r?\\n|\\\\n))+-----END [A-Z ]*PRIVATE KEY-----',
   // Anthropic, OpenAI (incl. sk-proj-), and other sk- keys.
   '\\bsk-ant-[A-Za-z0-9_-]{8,}',
   '\\bsk-[A-Za-z0-9_-]{16,}',
@@ -39,6 +37,13 @@ const TOKEN_PATTERNS: readonly string[] = [
   // JWT-like: three base64url parts, the first a JSON header.
   '\\beyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}',
 ];
+
+/**
+ * The end of a PEM private key whose start was cut off (a tail of some output): its base64 lines
+ * (real or JSON-escaped newlines) and the END line. Kept apart from TOKEN_PATTERNS: a pattern that
+ * may start at any word would be tried at every position of every text.
+ */
+const PEM_TAIL = '(?<=^|[^A-Za-z0-9+/=]|\\\\n)(?:[A-Za-z0-9+/=]{16,}(?:\\r?\\n|\\\\n))+-----END [A-Z ]*PRIVATE KEY-----';
 
 /**
  * `Authorization: Bearer x`, `Basic x`. The scheme stays so the log still reads. A credential of
@@ -101,7 +106,8 @@ function caseless(pattern: string): string {
  */
 const CANDIDATE = new RegExp(
   [
-    // TOKEN_PATTERNS: `-----BEGIN`, `sk-`, `xox?-`, `gh?_`, `github_pat_`, `npm_`, `AKIA`, `ASIA`, `AIza`, `eyJ`.
+    // TOKEN_PATTERNS: `-----BEGIN`, `sk-`, `xox?-`, `gh?_`, `github_pat_`, `npm_`, `AKIA`, `ASIA`, `AIza`, `eyJ`;
+    // PEM_TAIL: `-----END`.
     '-(?=----BEGIN|----END [A-Z ]*PRIVATE)',
     '-(?<=sk-|xox[abposr]-)',
     '_(?<=gh[pousr]_|github_pat_|npm_)',
@@ -112,8 +118,7 @@ const CANDIDATE = new RegExp(
     // URL_PASSWORD, without its scheme (the `@` is rarer than the `://`).
     '@(?<=://[^\\s:/@]+:[^\\s@/]+@)',
     // An assignment's separator, after a keyword (the name's other conditions are left to the full pattern).
-    `[:=](?<=(?:${caseless(SECRET_NAME_ENDINGS)})["']?\\s*[:=])`,
-    `=(?<=(?:${caseless(QUERY_SECRET_NAMES)})=)`,
+    `[:=](?<=(?:${caseless(SECRET_NAME_ENDINGS)})["']?\\s*[:=]|(?:${caseless(QUERY_SECRET_NAMES)})=)`,
   ].join('|'),
   'g',
 );
@@ -121,6 +126,7 @@ const CANDIDATE = new RegExp(
 /** Where the pattern families could match in a text; see CANDIDATE. */
 interface Candidates {
   token: boolean;
+  pemTail: boolean;
   auth: boolean;
   url: boolean;
   /** Positions of the `:` / `=` that may separate a secret name from its value, in order. */
@@ -128,7 +134,7 @@ interface Candidates {
 }
 
 function findCandidates(text: string): Candidates {
-  const found: Candidates = { token: false, auth: false, url: false, separators: [] };
+  const found: Candidates = { token: false, pemTail: false, auth: false, url: false, separators: [] };
   CANDIDATE.lastIndex = 0;
   for (let match = CANDIDATE.exec(text); match !== null; match = CANDIDATE.exec(text)) {
     const at = match.index;
@@ -145,7 +151,8 @@ function findCandidates(text: string): Candidates {
         found.auth = true;
         break;
       default:
-        found.token = true;
+        if (text.startsWith('----END', at + 1)) found.pemTail = true;
+        else found.token = true;
     }
   }
   return found;
@@ -220,6 +227,7 @@ export function createRedactor(env: Readonly<Record<string, string | undefined>>
   for (const [name, value] of secrets) if (!nameOf.has(value)) nameOf.set(value, name);
   const envPattern = nameOf.size > 0 ? new RegExp([...nameOf.keys()].map(escapeRegExp).join('|'), 'g') : undefined;
   const tokens = new RegExp(TOKEN_PATTERNS.join('|'), 'g');
+  const pemTail = new RegExp(PEM_TAIL, 'g');
   const bearer = new RegExp(BEARER, 'g');
   const urlPassword = new RegExp(URL_PASSWORD, 'gi');
   const assignment = new RegExp(ASSIGNMENT_AT_SEPARATOR, 'iy');
@@ -234,6 +242,7 @@ export function createRedactor(env: Readonly<Record<string, string | undefined>>
     // candidate scan saw a chance of a match: on a long tool output, scanning is most of the cost.
     let seen = findCandidates(out);
     if (seen.token) [out, seen] = rescanIfChanged(out, out.replace(tokens, REDACTED), seen);
+    if (seen.pemTail) [out, seen] = rescanIfChanged(out, out.replace(pemTail, REDACTED), seen);
     if (seen.auth) [out, seen] = rescanIfChanged(out, out.replace(bearer, redactAuthScheme), seen);
     if (seen.url) [out, seen] = rescanIfChanged(out, out.replace(urlPassword, redactUrlPassword), seen);
     if (seen.separators.length > 0) out = redactAssignments(out, seen.separators, assignment);
