@@ -7,6 +7,7 @@ import type { DebussyConfig } from '../config/index.js';
 import { executionOrder, type Plan } from '../plan/index.js';
 import { latestRun, readPhaseMarks } from '../state/index.js';
 import { planResume } from '../orchestrator/resume-plan.js';
+import { gateCommandsOf, permissionWarning } from '../orchestrator/preflight.js';
 
 export interface DryRunPhase {
   id: string;
@@ -30,6 +31,8 @@ export interface DryRun {
   maxRetries: number;
   oneShot: boolean;
   phases: DryRunPhase[];
+  /** What the run would warn about before it starts: claude refusing the agent's edits or gate commands. */
+  warnings: string[];
 }
 
 export async function describeDryRun(root: string, plan: Plan, config: DebussyConfig): Promise<DryRun> {
@@ -52,6 +55,7 @@ export async function describeDryRun(root: string, plan: Plan, config: DebussyCo
         gates: (phase.file?.gates ?? []).map((gate) => ({ name: gate.name, command: gate.command ?? null, fromConfig: gate.commandSource === 'config' })),
       };
     }),
+    warnings: [permissionWarning(config, gateCommandsOf(executionOrder(plan).filter((phase) => !resume.completed.has(phase.id))))].filter((w): w is string => w !== undefined),
   };
 }
 
@@ -71,6 +75,7 @@ export function renderDryRun(dry: DryRun): string {
     if (phase.gates.length === 0) lines.push('     gates: none');
     for (const gate of phase.gates) lines.push(`     gate ${gate.name}: ${gate.command ?? '(no command)'}${gate.fromConfig ? ' (from config)' : ''}`);
   });
+  for (const warning of dry.warnings) lines.push(`warning: ${warning}`);
   lines.push('Dry run: nothing was started.');
   return `${lines.join('\n')}\n`;
 }

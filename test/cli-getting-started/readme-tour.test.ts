@@ -131,6 +131,9 @@ describe('the README tour', () => {
     expect(settings.map((line) => line.split(':')[0])).toEqual(['permission_mode', 'allowed_tools']);
     expect(settings.join('\n')).not.toMatch(/dangerously|bypassPermissions/);
 
+    const dryRun = [...results.entries()].find(([command]) => /^debussy run \S+ --dry-run$/.test(command))?.[1];
+    expect(dryRun?.stdout).toContain('Dry run: nothing was started.');
+    expect(dryRun?.stdout).not.toContain('claude would refuse');
     const run = [...results.entries()].find(([command]) => /^debussy run \S+$/.test(command))?.[1];
     expect(run?.stdout).not.toContain('claude would refuse');
     expect(run?.stdout).not.toMatch(/claude refused \d+ tool call/);

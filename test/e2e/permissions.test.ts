@@ -24,6 +24,8 @@ describe('permissions', () => {
       script: scriptBySession({ fresh: [write(path.join(dir, 'src', 'x.ts'), 'export const x = 1;\n'), bash('npm test'), done('I was not allowed to write or test.')] }),
     });
     dir = project.dir;
+    const dry = await project.run(['run', project.planArg, '--dry-run']);
+    expect(dry.stdout).toContain("warning: claude would refuse the agent's file edits (Write, Edit) and gate command `true` (permission_mode default");
     const result = await project.run(['run', project.planArg]);
     const output = result.stdout + result.stderr;
     expect(result.code, output).toBe(7);
