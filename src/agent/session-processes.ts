@@ -1,6 +1,7 @@
 /**
  * Keeps track of every process of one session so none outlives it. Descendants are snapshotted
- * while the session runs (cheap: one pass over /proc); at the end, everything still alive that was
+ * while the session runs (one pass over the process table: /proc, or one `ps` where there is no
+ * /proc); at the end, everything still alive that was
  * seen, or that carries the session's marker variable, is terminated.
  */
 import { isProcessAlive } from '../process/identity.js';

@@ -1,14 +1,34 @@
 /**
  * Process identity: a PID alone is not an identity, because the kernel recycles PIDs. A PID plus
- * its start time (clock ticks since boot, from /proc) names one process for its whole life, so a
- * lock holder or an orphaned agent is never confused with an unrelated process that got its PID.
+ * its start time names one process for its whole life, so a lock holder or an orphaned agent is
+ * never confused with an unrelated process that got its PID.
+ *
+ * The start time comes from the process table (process-table.ts) in that backend's clock: kernel
+ * clock ticks since boot from procfs, Unix epoch milliseconds from ps. The two ranges cannot
+ * overlap (ticks would need over 30 years of uptime to reach 1e11; epoch milliseconds passed it in
+ * 1973), so a recorded start time says which clock it is in. A time recorded in the other clock
+ * (a lock written under the other backend) cannot be compared: the PID alone decides then, as for
+ * a record without a start time, which errs towards "still running".
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { processTable, type ProcessBackend, type ProcessEntry } from './process-table.js';
 
-interface ProcStat {
-  /** One-letter scheduler state; `Z` (zombie) and `X` (dead) mean the process has exited. */
-  state: string;
-  startTime: number;
+export interface ProcessIdentity {
+  pid: number;
+  startTime?: number;
+}
+
+const EPOCH_MS_FLOOR = 1e11;
+
+export type StartClock = 'ticks' | 'epoch-ms';
+
+export function startClockOf(startTime: number): StartClock {
+  return startTime >= EPOCH_MS_FLOOR ? 'epoch-ms' : 'ticks';
+}
+
+/** Whether a recorded start time and an observed one name the same process (see the header). */
+export function sameStart(recorded: number, observed: number): boolean {
+  if (startClockOf(recorded) !== startClockOf(observed)) return true;
+  return recorded === observed;
 }
 
 function isValidPid(pid: number): boolean {
@@ -16,52 +36,55 @@ function isValidPid(pid: number): boolean {
   return Number.isSafeInteger(pid) && pid > 0;
 }
 
-let procAvailable: boolean | undefined;
-function hasProcfs(): boolean {
-  procAvailable ??= existsSync('/proc/self/stat');
-  return procAvailable;
-}
-
-function readProcStat(pid: number): ProcStat | undefined {
-  let text: string;
+/** kill(pid, 0): whether any process has this PID (EPERM: one of another user's). */
+function pidExists(pid: number): boolean {
   try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  // Field 2 is the command name in parentheses and may itself contain spaces or ')'.
-  const close = text.lastIndexOf(')');
-  if (close === -1) return undefined;
-  const fields = text.slice(close + 1).trim().split(/\s+/);
-  // fields[0] is field 3 (state), so field 22 (starttime) is fields[19].
-  const state = fields[0];
-  const startTime = Number(fields[19]);
-  if (state === undefined || !Number.isSafeInteger(startTime)) return undefined;
-  return { state, startTime };
 }
 
-/** Field 22 of /proc/<pid>/stat; undefined when the process is gone or /proc is not readable. */
+const ownStartTime = new Map<ProcessBackend, number>();
+
+/** The start time of `pid` in the current backend's clock; undefined when it is gone or cannot be read. */
 export function processStartTime(pid: number): number | undefined {
   if (!isValidPid(pid)) return undefined;
-  return readProcStat(pid)?.startTime;
+  const table = processTable();
+  // Our own start time never changes: ask once (the lock and the owner marker ask repeatedly).
+  if (pid === process.pid) {
+    const known = ownStartTime.get(table.backend);
+    if (known !== undefined) return known;
+  }
+  const startTime = table.readMany([pid])?.get(pid)?.startTime;
+  if (pid === process.pid && startTime !== undefined) ownStartTime.set(table.backend, startTime);
+  return startTime;
+}
+
+function stillThere(ref: ProcessIdentity, entry: ProcessEntry | undefined): boolean {
+  if (entry === undefined || entry.exited) return false;
+  return ref.startTime === undefined || sameStart(ref.startTime, entry.startTime);
 }
 
 /**
- * True when `pid` names a running process and, if `startTime` is given and /proc can tell, the
- * same process that had that start time. A zombie counts as gone: it has exited, only its exit
- * status is left for its parent.
+ * Those of `refs` that still run and, where a start time is given and the table can tell, are the
+ * same process that had it. One read of the process table for all of them (one `ps` under the ps
+ * backend); when the table cannot be read at all, the PID alone decides.
+ */
+export function liveProcesses<T extends ProcessIdentity>(refs: readonly T[]): T[] {
+  const candidates = refs.filter((ref) => isValidPid(ref.pid) && pidExists(ref.pid));
+  if (candidates.length === 0) return [];
+  const entries = processTable().readMany(candidates.map((ref) => ref.pid));
+  if (entries === undefined) return candidates;
+  return candidates.filter((ref) => stillThere(ref, entries.get(ref.pid)));
+}
+
+/**
+ * True when `pid` names a running process and, if `startTime` is given and the process table can
+ * tell, the same process that had that start time. A zombie counts as gone: it has exited, only
+ * its exit status is left for its parent.
  */
 export function isProcessAlive(pid: number, startTime?: number): boolean {
-  if (!isValidPid(pid)) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  if (!hasProcfs()) return true;
-  const stat = readProcStat(pid);
-  if (stat === undefined) return false;
-  if (stat.state === 'Z' || stat.state === 'X') return false;
-  return startTime === undefined || stat.startTime === startTime;
+  return liveProcesses([startTime === undefined ? { pid } : { pid, startTime }]).length === 1;
 }

@@ -13,7 +13,7 @@ export const OWNER_MARKER_VAR = 'DEBUSSY_OWNER';
 
 export interface ProcessOwner {
   pid: number;
-  /** /proc start time; without it only the PID is matched (and only while no process has it). */
+  /** Start time (identity.ts); without it only the PID is matched (and only while no process has it). */
   startTime?: number;
 }
 

@@ -21,7 +21,11 @@ import { lockPath, lockWorkDir } from './paths.js';
 
 export interface LockInfo {
   pid: number;
-  /** Process start time in clock ticks since boot (Linux); absent where /proc is not available. */
+  /**
+   * The holder's start time in the clock of the process table that recorded it: clock ticks since
+   * boot (procfs) or epoch milliseconds (ps); the value itself says which (process/identity.ts).
+   * Absent where neither could be read: the PID alone decides then.
+   */
   startTime?: number;
   runId: string;
   planPath: string;
@@ -271,9 +275,15 @@ function heldLock(file: string, workDir: string, info: LockInfo, first: { ino: n
   };
 }
 
-/** The current lock and whether its holder still runs; undefined when there is no lock. */
+/**
+ * The current lock and whether its holder still runs; undefined when there is no lock. `alive` is
+ * judged when first read: `debussy done` inside a session reads the lock but never asks, so it
+ * starts no `ps` where there is no /proc.
+ */
 export async function readRunLock(root: string): Promise<(LockInfo & { alive: boolean }) | undefined> {
   const lock = await readLockFile(lockPath(root));
   if (!lock) return undefined;
-  return { ...lock.info, alive: isProcessAlive(lock.info.pid, lock.info.startTime) };
+  const { pid, startTime } = lock.info;
+  let alive: boolean | undefined;
+  return Object.defineProperty({ ...lock.info }, 'alive', { enumerable: true, get: () => (alive ??= isProcessAlive(pid, startTime)) }) as LockInfo & { alive: boolean };
 }
