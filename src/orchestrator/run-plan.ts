@@ -10,7 +10,7 @@ import { executionOrder, type Phase, type Plan } from '../plan/index.js';
 import { createRedactor } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
 import {
-  acquireRunLock, journalPath, latestRun, liveRunDir, liveStateDir, newRunId, readJournal, readPhaseMarks, recordPlanUsed, runDir, type AcquiredLock, type RunStatus,
+  acquireRunLock, journalPath, latestRun, liveRunDir, liveStateDir, removeLeftoverLiveRuns, newRunId, readJournal, readPhaseMarks, recordPlanUsed, runDir, type AcquiredLock, type RunStatus,
 } from '../state/index.js';
 import { writeDebussyShim } from './agent-environment.js';
 import { SignalInbox } from '../agent-signals/signal-inbox.js';
@@ -81,6 +81,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     }
     const orphans = deadOwners.length > 0 ? await reclaimDeadRun(undefined, deadOwners) : 0;
     if (orphans > 0) reporter.notice('warning', `ended ${orphans} process(es) left behind by run ${lock.reclaimed?.runId ?? ''}`);
+    removeLeftoverLiveRuns(root, runId);
     if (lock.reclaimed) reporter.notice('warning', `reclaimed a stale lock from run ${lock.reclaimed.runId} (pid ${lock.reclaimed.pid} is no longer running)`);
     const marks = input.fresh ? {} : await readPhaseMarks(root, plan.path);
     const resume = planResume({ plan, prior: previous?.state, priorInterrupted, marks });

@@ -4,6 +4,7 @@ export { findProjectRoot, debussyDir, runsDir, runDir, journalPath, lockPath, pr
 export type { BadLine } from './ndjson.js';
 export { appendEvent, stampEvent, eventsOfLines, readJournal, type JournalRead } from './journal.js';
 export { JournalKeeper, describeJournalLoss, type JournalLoss } from './journal-keeper.js';
+export { removeLeftoverLiveRuns } from './live-runs.js';
 export type { SessionSummary, PhaseState, RunState } from './run-state.js';
 export { foldRun } from './fold.js';
 export { signalForAttempt, gatesForAttempt, unfinishedSessions, effectiveRunStatus } from './run-queries.js';

@@ -60,6 +60,9 @@ describe('the agent deletes .debussy/ (git clean -fdx) during a session', () => 
     const resumed = await project.run(['run', project.planArg]);
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
     expect(eventsOf(await project.journal(), 'phase_ended')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
+    // Each run removes its shim and inbox from the git directory when it ends.
+    const live = path.join(project.dir, '.git/debussy/runs');
+    expect(existsSync(live) ? readdirSync(live) : []).toEqual([]);
   });
 
   it("the agent's debussy done after the clean reaches the run instead of failing with 127", async () => {
