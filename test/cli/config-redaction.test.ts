@@ -111,3 +111,18 @@ describe('errors never print a secret', () => {
     expectNoSecret(result);
   });
 });
+
+describe('debussy done --verify', () => {
+  it("prints a failing gate's output redacted (in a session, the model reads it)", async () => {
+    mkdirSync(path.join(work.dir, 'plans'), { recursive: true });
+    writeFileSync(path.join(work.dir, 'plans/MASTER_PLAN.md'), '# P - Master Plan\n\n| Phase | Title | Status | Depends On |\n|---|---|---|---|\n| 1 | [One](phase-1.md) | Pending | - |\n');
+    const gate = `printf 'push failed for ghp_%s\\n' ${GITHUB_TOKEN.slice(4)}; echo "token in env: $DEPLOY_TOKEN"; exit 1`;
+    writeFileSync(path.join(work.dir, 'plans/phase-1.md'), `# Phase 1: One\n\n**Status:** Pending\n\n## Tasks\n- [ ] 1.1: work\n\n## Gates\n- push: passes (command: \`${gate}\`)\n`);
+    const result = await debussy(['done', '--phase', '1', '--plan', 'plans/MASTER_PLAN.md', '--verify'], { cwd: work.dir, env: { DEPLOY_TOKEN: ENV_SECRET } });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toContain('gate push: FAILED');
+    expect(result.stdout).toContain('push failed for [REDACTED]');
+    expect(result.stdout).toContain('token in env: [REDACTED:DEPLOY_TOKEN]');
+    expectNoSecret(result);
+  });
+});

@@ -7,6 +7,7 @@ import { loadProjectConfig } from '../../config/index.js';
 import { StateError, UsageError } from '../../errors/index.js';
 import { runGates } from '../../gates/index.js';
 import { parsePlan, type Plan } from '../../plan/index.js';
+import { createRedactor } from '../../redact/index.js';
 import { appendEvent, findProjectRoot, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
 import { blockedWithoutReasonWarning, signalEvent, signalRecordedLine } from '../../agent-signals/signal-records.js';
@@ -57,9 +58,11 @@ export default async function doneCommand(options: DoneOptions): Promise<number>
   let verified = false;
   if (options.verify) {
     const outcomes = await runGates(phase.file?.gates ?? [], root, config.gate_timeout);
+    // In a session this goes to the model: a gate's output (or a command from the config) can hold a secret.
+    const redact = createRedactor(process.env);
     for (const outcome of outcomes) {
-      process.stdout.write(`gate ${outcome.name}: ${outcome.passed ? 'passed' : 'FAILED'} (${outcome.command || 'no command'})\n`);
-      if (!outcome.passed && outcome.outputTail) process.stdout.write(`${outcome.outputTail.split('\n').map((l) => `  | ${l}`).join('\n')}\n`);
+      process.stdout.write(redact(`gate ${outcome.name}: ${outcome.passed ? 'passed' : 'FAILED'} (${outcome.command || 'no command'})\n`));
+      if (!outcome.passed && outcome.outputTail) process.stdout.write(`${redact(outcome.outputTail).split('\n').map((l) => `  | ${l}`).join('\n')}\n`);
     }
     const failed = outcomes.filter((o) => !o.passed);
     if (failed.length > 0) {
