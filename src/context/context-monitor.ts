@@ -64,6 +64,10 @@ const BASH_PREVIEW_FRAME =
 
 type WindowSource = 'override' | 'inherited' | 'model' | 'result';
 
+/** Kinds of content the calibration tells apart besides tool names. */
+const TEXT_KIND = 'text';
+const OUTPUT_KIND = 'output';
+
 /** Texts waiting to be counted, with their UTF-8 bytes: a token never covers less than a byte. */
 class PendingCount {
   counted = 0;
@@ -109,8 +113,8 @@ export class ContextMonitor {
   /** The current response's text and tool calls, counted in cl100k until its output_tokens arrive. */
   private readonly output = new PendingCount();
   private exactOutput: number | undefined;
-  /** Everything else that entered since the last report: tool results. */
-  private readonly entered = new PendingCount();
+  /** Everything else that entered since the last report, by kind: a tool's name for its results, 'text'. */
+  private readonly entered = new Map<string, PendingCount>();
   private toolCalls = 0;
   private turns = 0;
   private peak = 0;
@@ -155,7 +159,7 @@ export class ContextMonitor {
         if (event.parentToolUseId !== undefined) return;
         const name = this.toolNames.get(event.toolUseId);
         this.toolNames.delete(event.toolUseId);
-        this.entered.add(modelVisibleResult(name, event.text));
+        this.enter(name ?? 'tool', modelVisibleResult(name, event.text));
         break;
       }
       case 'compaction':
@@ -181,7 +185,7 @@ export class ContextMonitor {
 
   /** Text that entered the context outside the stream's events (a transcript's user messages). */
   enterText(text: string): void {
-    this.entered.add(text);
+    this.enter(TEXT_KIND, text);
     this.check();
   }
 
@@ -217,11 +221,11 @@ export class ContextMonitor {
    */
   private extra(exact: boolean): number {
     if (!this.hasReport) return 0;
-    const factor = this.calibration.factorFor(this.model);
-    const overhead = this.calibration.overheadFor(this.model);
+    const factor = (kind: string) => this.calibration.factorFor(this.model, kind);
     const count = (pending: PendingCount) => (exact ? pending.count() : pending.bound());
-    const output = this.exactOutput ?? factor * count(this.output);
-    return Math.round(output + factor * count(this.entered) + overhead);
+    let extra = (this.exactOutput ?? factor(OUTPUT_KIND) * count(this.output)) + this.calibration.overheadFor(this.model);
+    for (const [kind, pending] of this.entered) extra += factor(kind) * count(pending);
+    return Math.round(extra);
   }
 
   private percentOf(tokens: number): number {
@@ -244,9 +248,11 @@ export class ContextMonitor {
   private report(model: string, contextTokens: number): void {
     const previousModel = this.model;
     if (this.hasReport && !this.discontinuity && previousModel === model) {
-      const exact = this.exactOutput !== undefined;
-      const counted = this.entered.count() + (exact ? 0 : this.output.count());
-      this.calibration.learn(model, { countedTokens: counted, outputTokens: this.exactOutput ?? 0, calls: 1, growth: contextTokens - this.reported });
+      const kinds: Record<string, number> = {};
+      for (const [kind, pending] of this.entered) kinds[kind] = pending.count();
+      if (this.exactOutput === undefined) kinds[OUTPUT_KIND] = this.output.count();
+      const counted = Object.values(kinds).reduce((sum, n) => sum + n, 0);
+      this.calibration.learn(model, { countedTokens: counted, outputTokens: this.exactOutput ?? 0, calls: 1, growth: contextTokens - this.reported, kinds });
     }
     this.model = model || previousModel;
     this.resetTo(contextTokens);
@@ -260,6 +266,15 @@ export class ContextMonitor {
     this.entered.clear();
     this.exactOutput = undefined;
     this.peak = Math.max(this.peak, reported);
+  }
+
+  private enter(kind: string, text: string): void {
+    let pending = this.entered.get(kind);
+    if (pending === undefined) {
+      pending = new PendingCount();
+      this.entered.set(kind, pending);
+    }
+    pending.add(text);
   }
 
   private check(): void {

@@ -23,6 +23,8 @@ export interface GrowthSample {
   calls: number;
   /** Reported context of the later request minus that of the earlier one. */
   growth: number;
+  /** countedTokens by kind of content (a tool's name for its results, 'text', 'output'); optional. */
+  kinds?: Readonly<Record<string, number>>;
 }
 
 export type LearnVerdict = 'factor' | 'overhead' | 'jump' | 'shrink';
@@ -37,25 +39,40 @@ export const RATIO_CLIP = 1.6;
 const PRIOR_WEIGHT_TOKENS = 1_500;
 /** Evidence fades by this much per factor sample, so the factor follows the kind of content. */
 const FACTOR_DECAY = 0.85;
+/**
+ * Kinds of content tokenize differently (public transcripts: Read ~1.10, Bash ~1.22, Grep/Glob
+ * more), so a kind that made up most of a pair learns its own factor, drawn towards the model's
+ * by this many tokens of weight until it has more evidence of its own.
+ */
+const KIND_SHRINK_TOKENS = 1_000;
+const KIND_DOMINANCE = 0.9;
+const KIND_DECAY = 0.85;
 /** The overhead prior counts as this many small pairs; each new one fades the others. */
 const PRIOR_OVERHEAD_PAIRS = 3;
 const OVERHEAD_DECAY = 0.9;
 const OVERHEAD_CLIP = 2;
 
-interface ModelState {
-  prior: ModelPrior;
+interface Evidence {
   weight: number;
   weightedFactor: number;
+}
+
+interface ModelState extends Evidence {
+  prior: ModelPrior;
   overheadWeight: number;
   weightedOverhead: number;
+  kinds: Map<string, Evidence>;
 }
 
 export class TokenCalibration {
   private readonly models = new Map<string, ModelState>();
 
-  factorFor(model: string | undefined): number {
+  /** The model's factor, or that of one kind of content (a tool's name, 'text', 'output'). */
+  factorFor(model: string | undefined, kind?: string): number {
     const state = this.stateOf(model);
-    return state.weightedFactor / state.weight;
+    const overall = state.weightedFactor / state.weight;
+    const own = kind === undefined ? undefined : state.kinds.get(kind);
+    return own === undefined ? overall : (own.weightedFactor + KIND_SHRINK_TOKENS * overall) / (own.weight + KIND_SHRINK_TOKENS);
   }
 
   overheadFor(model: string | undefined): number {
@@ -75,7 +92,7 @@ export class TokenCalibration {
     const calls = Math.max(1, sample.calls);
     const content = sample.growth - sample.outputTokens - calls * overhead;
     if (sample.growth < 0) return 'shrink';
-    if (content - factor * sample.countedTokens > UNSEEN_JUMP_TOKENS) return 'jump';
+    if (content - this.expectedContent(model, sample, factor) > UNSEEN_JUMP_TOKENS) return 'jump';
     if (sample.countedTokens < MIN_FACTOR_SAMPLE_TOKENS) {
       const perCall = (sample.growth - sample.outputTokens - factor * sample.countedTokens) / calls;
       const clipped = clamp(perCall, 0, state.prior.overheadPerCall * OVERHEAD_CLIP);
@@ -84,6 +101,13 @@ export class TokenCalibration {
       return 'overhead';
     }
     const ratio = clamp(content / sample.countedTokens, state.prior.factor / RATIO_CLIP, state.prior.factor * RATIO_CLIP);
+    const dominant = dominantKind(sample);
+    if (dominant !== undefined) {
+      const own = state.kinds.get(dominant) ?? { weight: 0, weightedFactor: 0 };
+      own.weight = own.weight * KIND_DECAY + sample.countedTokens;
+      own.weightedFactor = own.weightedFactor * KIND_DECAY + ratio * sample.countedTokens;
+      state.kinds.set(dominant, own);
+    }
     state.weight = state.weight * FACTOR_DECAY + sample.countedTokens;
     state.weightedFactor = state.weightedFactor * FACTOR_DECAY + ratio * sample.countedTokens;
     // The prior never fades below its own weight: one odd pair cannot carry the factor away.
@@ -92,6 +116,13 @@ export class TokenCalibration {
       state.weight = PRIOR_WEIGHT_TOKENS;
     }
     return 'factor';
+  }
+
+  private expectedContent(model: string | undefined, sample: GrowthSample, factor: number): number {
+    if (sample.kinds === undefined) return factor * sample.countedTokens;
+    let expected = 0;
+    for (const [kind, tokens] of Object.entries(sample.kinds)) expected += this.factorFor(model, kind) * tokens;
+    return expected;
   }
 
   private stateOf(model: string | undefined): ModelState {
@@ -105,11 +136,19 @@ export class TokenCalibration {
         weightedFactor: PRIOR_WEIGHT_TOKENS * prior.factor,
         overheadWeight: PRIOR_OVERHEAD_PAIRS,
         weightedOverhead: PRIOR_OVERHEAD_PAIRS * prior.overheadPerCall,
+        kinds: new Map(),
       };
       this.models.set(key, state);
     }
     return state;
   }
+}
+
+/** The kind that makes up at least 90% of a pair's counted tokens, if one does. */
+function dominantKind(sample: GrowthSample): string | undefined {
+  if (sample.kinds === undefined || sample.countedTokens <= 0) return undefined;
+  for (const [kind, tokens] of Object.entries(sample.kinds)) if (tokens >= KIND_DOMINANCE * sample.countedTokens) return kind;
+  return undefined;
 }
 
 function clamp(value: number, low: number, high: number): number {

@@ -103,3 +103,35 @@ describe('TokenCalibration overhead', () => {
     expect(calibration.overheadFor('claude-opus-4-6')).toBeCloseTo((0.9 * 3 * 70 + 140) / (0.9 * 3 + 1), 6);
   });
 });
+
+describe('TokenCalibration content kinds', () => {
+  const kindPair = (kind: string, counted: number, factor: number): GrowthSample => ({ ...pair(counted, factor, 70), kinds: { [kind]: counted } });
+
+  it('a kind that makes up a pair learns its own factor; an unseen kind uses the model-wide one', () => {
+    const calibration = new TokenCalibration();
+    for (let i = 0; i < 10; i++) {
+      calibration.learn('claude-opus-4-6', kindPair('Read', 3_000, 1.1));
+      calibration.learn('claude-opus-4-6', kindPair('Bash', 3_000, 1.4));
+    }
+    expect(calibration.factorFor('claude-opus-4-6', 'Read')).toBeLessThan(1.15);
+    expect(calibration.factorFor('claude-opus-4-6', 'Bash')).toBeGreaterThan(1.35);
+    const overall = calibration.factorFor('claude-opus-4-6');
+    expect(calibration.factorFor('claude-opus-4-6', 'Grep')).toBe(overall);
+  });
+
+  it('a pair of mixed kinds teaches only the model-wide factor', () => {
+    const calibration = new TokenCalibration();
+    calibration.learn('claude-opus-4-6', { ...pair(4_000, 1.5, 70), kinds: { Read: 2_000, Bash: 2_000 } });
+    expect(calibration.factorFor('claude-opus-4-6', 'Read')).toBe(calibration.factorFor('claude-opus-4-6'));
+    expect(calibration.factorFor('claude-opus-4-6')).toBeGreaterThan(1.2);
+  });
+
+  it('jump detection counts each kind at its own factor', () => {
+    const calibration = new TokenCalibration();
+    // Before Grep is known, 10,000 of its tokens growing by 1.9 x leave 7,000 unexplained: a jump.
+    expect(calibration.learn('claude-opus-4-6', kindPair('Grep', 10_000, 1.9))).toBe('jump');
+    for (let i = 0; i < 10; i++) expect(calibration.learn('claude-opus-4-6', kindPair('Grep', 2_000, 1.9))).toBe('factor');
+    // Once Grep is known to count 1.9 x, the same pair is expected.
+    expect(calibration.learn('claude-opus-4-6', kindPair('Grep', 10_000, 1.9))).toBe('factor');
+  });
+});
