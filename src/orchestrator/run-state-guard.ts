@@ -68,6 +68,8 @@ export class RunStateGuard {
           this.stop(message, message);
         }
         else if (lock === 'restored') input.recorder.record({ type: 'notice', level: 'warning', message: 'the run lock was deleted during the run (something in the session cleaned the work tree); it was written back' });
+      } catch {
+        // A look that fails (an I/O error) is tried again on the next tick; it must never end the run.
       } finally {
         this.checking = false;
       }
