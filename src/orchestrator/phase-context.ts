@@ -53,5 +53,11 @@ export interface PhaseCarry {
   /** On a resume after a graceful stop: what the phase left uncommitted then. */
   uncommittedAtStop?: FileState[];
   /** On a resume: the interrupted run, and what it recorded that the new journal lacks. */
-  resumedFrom?: { runId: string; progress: PhaseState['progress']; lastActivity: string[] };
+  resumedFrom?: {
+    runId: string;
+    progress: PhaseState['progress'];
+    lastActivity: string[];
+    /** Set when its last session never ended (debussy was killed): its last steps are read from here. */
+    unendedSessionLog?: string;
+  };
 }

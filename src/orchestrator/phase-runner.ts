@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { buildRestartPrompt, captureCheckpoint, type Checkpoint } from '../checkpoint/index.js';
+import { activityFromStreamLog } from '../checkpoint/last-activity.js';
 import { runGates, type GateOutcome } from '../gates/index.js';
 import { headSha } from '../git/index.js';
 import type { Phase } from '../plan/types.js';
@@ -84,7 +85,9 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   recorder.record({ type: 'phase_started', phaseId: phase.id, title: phase.title, ...(baseSha === undefined ? {} : { baseSha }) });
   if (carry.resumedFrom) {
     const from = carry.resumedFrom;
-    recorder.record({ type: 'phase_resumed', phaseId: phase.id, fromRunId: from.runId, progress: from.progress, lastActivity: from.lastActivity });
+    const unended = from.unendedSessionLog === undefined ? [] : await activityFromStreamLog(from.unendedSessionLog);
+    const lastActivity = unended.length > 0 ? unended : from.lastActivity;
+    recorder.record({ type: 'phase_resumed', phaseId: phase.id, fromRunId: from.runId, progress: from.progress, lastActivity });
   }
   // Before anything of the phase touches the tree: what differs from HEAD now is the user's.
   const commits = await PhaseCommits.start(ctx, phase.id, carry);

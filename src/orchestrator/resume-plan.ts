@@ -4,7 +4,7 @@
  * checkpoint of the phase it was in. Pure.
  */
 import type { Plan } from '../plan/types.js';
-import type { RunState } from '../state/index.js';
+import type { PhaseState, RunState } from '../state/index.js';
 import type { PhaseCarry } from './phase-context.js';
 
 export interface ResumeInput {
@@ -20,6 +20,12 @@ export interface ResumePlan {
   completed: Map<string, string>;
   carry: Map<string, PhaseCarry>;
   resumedFrom: string | undefined;
+}
+
+/** The stream log of the phase's last session when it never ended (debussy was killed during it). */
+function unendedSessionLog(state: PhaseState): { unendedSessionLog?: string } {
+  const last = state.sessions[state.sessions.length - 1];
+  return last === undefined || last.ended || last.streamLogPath === undefined ? {} : { unendedSessionLog: last.streamLogPath };
 }
 
 export function planResume(input: ResumeInput): ResumePlan {
@@ -51,7 +57,7 @@ export function planResume(input: ResumeInput): ResumePlan {
         ...(state.baseSha === undefined ? {} : { baseSha: state.baseSha }),
         ...(state.userChanges === undefined ? {} : { userChanges: state.userChanges }),
         ...(state.uncommittedAtStop === undefined ? {} : { uncommittedAtStop: state.uncommittedAtStop }),
-        resumedFrom: { runId: prior.runId, progress: state.progress, lastActivity: state.lastActivity },
+        resumedFrom: { runId: prior.runId, progress: state.progress, lastActivity: state.lastActivity, ...unendedSessionLog(state) },
       });
     }
   }

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type ClaudePermissions, type SessionEnd } from '../agent/index.js';
+import { ActivityTrail } from '../checkpoint/last-activity.js';
 import { ContextMonitor, createDisplaySnapshot, type ContextCrossing, type ContextSnapshot } from '../context/index.js';
 import { RefusalTracker, type Refusal } from '../permissions/refusals.js';
 import { eventForDisplay } from '../report/display-event.js';
@@ -65,32 +66,14 @@ export interface SessionReport {
   refusals: Refusal[];
 }
 
-const ACTIVITY_LINES = 8;
 const STARTUP_ALLOWANCE_MS = 30_000;
-
-function describe(event: AgentEvent): string | undefined {
-  switch (event.type) {
-    case 'tool_start':
-      return event.summary;
-    case 'assistant_text': {
-      const text = event.text.trim().replace(/\s+/g, ' ');
-      return text === '' ? undefined : `said: ${text.length > 160 ? `${text.slice(0, 157)}...` : text}`;
-    }
-    case 'tool_result':
-      return event.isError ? `tool error: ${event.text.trim().split('\n')[0]?.slice(0, 160) ?? ''}` : undefined;
-    case 'api_error':
-      return `API error (${event.errorType}): ${event.text.slice(0, 160)}`;
-    default:
-      return undefined;
-  }
-}
 
 export async function runSession(request: SessionRequest, recorder: RunRecorder, reporter: Required<Reporter>): Promise<SessionReport> {
   let crossing: ContextCrossing | undefined;
   let stoppedBy: SessionReport['stoppedBy'];
   let sessionId: string | undefined;
   let model = request.model;
-  const lastActivity: string[] = [];
+  const activity = new ActivityTrail();
   let lastApiError: SessionReport['lastApiError'];
   let lastRetry: SessionReport['lastRetry'];
   const refusals = new RefusalTracker();
@@ -171,6 +154,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     ...(request.model === undefined ? {} : { model: request.model }),
     promptChars: request.prompt.length,
     logPath: path.join(request.logDir, `${base}.log`),
+    streamLogPath: path.join(request.logDir, `${base}.stream.ndjson`),
   });
 
   // An interrupt that is not the user's carries its reason (run-state-guard.ts: debussy's state
@@ -230,11 +214,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
         sessionId = event.sessionId;
         model = event.model;
       }
-      const line = describe(shown);
-      if (line) {
-        lastActivity.push(line);
-        if (lastActivity.length > ACTIVITY_LINES) lastActivity.shift();
-      }
+      activity.observe(shown);
       reporter.agent(request.phaseId, shown, displaySnapshot(event));
     }
   } finally {
@@ -247,6 +227,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   if (killTimer) clearTimeout(killTimer);
   const snapshot = monitor.snapshot();
   sessionId = end.result?.sessionId ?? sessionId;
+  const lastActivity = activity.lines();
 
   recorder.record({
     type: 'session_ended',

@@ -82,6 +82,8 @@ export interface SessionStartedEvent extends Base {
   model?: string;
   promptChars: number;
   logPath?: string;
+  /** The raw stream log: what the session did can be read back from it after debussy was killed. */
+  streamLogPath?: string;
 }
 
 export interface SessionEndedEvent extends Base {
@@ -137,17 +139,6 @@ export interface ContextCrossedEvent extends Base {
   threshold: number;
   toolCalls: number;
   /** False in one-shot mode: the crossing is reported, the session runs on. */
-  stopping: boolean;
-}
-
-/** claude compacted a session's context by itself (its PreCompact hook did not stop it). */
-export interface CompactionEvent extends Base {
-  type: 'compaction';
-  phaseId: string;
-  sessionIndex: number;
-  preTokens?: number;
-  postTokens?: number;
-  /** False in one-shot mode: the compaction is reported, the session runs on. */
   stopping: boolean;
 }
 

@@ -139,6 +139,8 @@ function startSession(phase: PhaseState, event: SessionStartedEvent): void {
   if (agentStartTime !== undefined) session.agentStartTime = agentStartTime;
   const marker = optionalString(event.marker);
   if (marker !== undefined) session.marker = marker;
+  const streamLogPath = optionalString(event.streamLogPath);
+  if (streamLogPath !== undefined) session.streamLogPath = streamLogPath;
   phase.sessions.push(session);
 }
 

@@ -24,6 +24,8 @@ export interface SessionSummary {
   agentStartTime?: number;
   /** The session's DEBUSSY_SESSION_MARKER value, to find its processes after a crash. */
   marker?: string;
+  /** The session's raw stream log (from session_started). */
+  streamLogPath?: string;
   sessionId?: string;
   ended: boolean;
   errorClass?: string;

@@ -45,7 +45,7 @@ function resumedPrompt(p: E2EProject): string {
   return request === undefined ? '' : firstUserText(request);
 }
 
-describe('Ctrl-C, then resume', () => {
+describe('interrupted, then resumed', () => {
   it('the first prompt holds the progress, the last activity and the commits; the work is committed', async () => {
     const p = await interruptDuring('sleep 27');
     const before = await p.journal();
@@ -75,5 +75,24 @@ describe('Ctrl-C, then resume', () => {
     expect(prompt).toContain('sleep 28');
     expect(prompt).toContain('not committed: it is in the working tree');
     expect(prompt).not.toContain('## Commits made in this phase');
+  });
+
+  it('after kill -9 of debussy, the last activity is read back from the session log', async () => {
+    const p = await E2EProject.create({ phases: [{ id: '1', title: 'Killed' }], script: interruptedPhase('sleep 26') });
+    project = p;
+    const first = p.start(['run', p.planArg]);
+    await waitFor('the agent to run sleep 26', () => livePids(/^sleep 26$/).length > 0);
+    first.child.kill('SIGKILL');
+    await first.done;
+    expect(eventsOf(await p.journal(), 'session_ended')).toEqual([]); // nothing recorded the session's end
+
+    const resumed = await p.run(['run', p.planArg]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(livePids(/^sleep 26$/)).toEqual([]);
+    const prompt = resumedPrompt(p);
+    expect(prompt).toContain('1. wrote part one');
+    expect(prompt).toContain('2. started part two');
+    expect(prompt).toMatch(/## What the previous session was doing last\n(- .*\n)*- Bash: sleep 26/);
+    expect(prompt).toContain('Its work is not committed: it is in the working tree (1 file differs from the last commit)');
   });
 });

@@ -52,6 +52,19 @@ describe('planResume carries what the interrupted run recorded', () => {
     expect(carry?.resumedFrom?.lastActivity).toEqual(['Bash: sleep 27']);
   });
 
+  it('names the stream log of a last session that never ended (debussy was killed during it)', () => {
+    const started = (attemptId: string, n: number): NewJournalEvent => ({
+      type: 'session_started', phaseId: '1', attemptId, sessionIndex: n, agentPid: 1, promptChars: 1, streamLogPath: `/runs/r1/sessions/1-0${n}.stream.ndjson`,
+    });
+    const attempt = (attemptId: string): NewJournalEvent => ({ type: 'attempt_started', phaseId: '1', attemptId, kind: 'initial', restart: 0, retry: 0 });
+    const killed = interruptedRun('r1', [attempt('a1'), started('a1', 1), sessionEnded('a1', ['first']), attempt('a2'), started('a2', 2)]);
+    expect(planResume({ plan, prior: killed, priorInterrupted: true, marks: {} }).carry.get('1')?.resumedFrom).toMatchObject({
+      lastActivity: ['first'], unendedSessionLog: '/runs/r1/sessions/1-02.stream.ndjson',
+    });
+    const ended = interruptedRun('r1', [attempt('a1'), started('a1', 1), sessionEnded('a1', ['first'])]);
+    expect(planResume({ plan, prior: ended, priorInterrupted: true, marks: {} }).carry.get('1')?.resumedFrom?.unendedSessionLog).toBeUndefined();
+  });
+
   it("a later session's activity replaces the carried one", () => {
     const second = interruptedRun('r2', [
       { type: 'phase_resumed', phaseId: '1', fromRunId: 'r1', progress: [], lastActivity: ['old'] },

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/agent-events.js';
+import { ACTIVITY_LINES, ActivityTrail, activityFromStreamLog, describeActivity } from '../../src/checkpoint/last-activity.js';
+
+const STREAMS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'streams');
+
+describe('describeActivity', () => {
+  it.each<[string, AgentEvent, string | undefined]>([
+    ['a tool call', { type: 'tool_start', toolUseId: 't', name: 'Bash', summary: 'Bash: npm test', input: {} } as unknown as AgentEvent, 'Bash: npm test'],
+    ['text, one line', { type: 'assistant_text', text: ' Now\n the  tests ' } as unknown as AgentEvent, 'said: Now the tests'],
+    ['empty text', { type: 'assistant_text', text: '  ' } as unknown as AgentEvent, undefined],
+    ['a tool error, first line', { type: 'tool_result', toolUseId: 't', isError: true, text: 'FAIL x\nmore' } as unknown as AgentEvent, 'tool error: FAIL x'],
+    ['a successful result', { type: 'tool_result', toolUseId: 't', isError: false, text: 'ok' } as unknown as AgentEvent, undefined],
+  ])('%s', (_name, event, line) => {
+    expect(describeActivity(event)).toBe(line);
+  });
+
+  it('keeps the last lines only', () => {
+    const trail = new ActivityTrail();
+    for (let i = 0; i < ACTIVITY_LINES + 3; i++) trail.observe({ type: 'assistant_text', text: `step ${i}` } as unknown as AgentEvent);
+    expect(trail.lines()).toHaveLength(ACTIVITY_LINES);
+    expect(trail.lines().at(-1)).toBe(`said: step ${ACTIVITY_LINES + 2}`);
+  });
+});
+
+describe('activityFromStreamLog', () => {
+  it('reads the steps back from a recorded stream', async () => {
+    const lines = await activityFromStreamLog(path.join(STREAMS, 'auto-compaction.ndjson'));
+    expect(lines).toEqual(['Bash: echo one', 'Bash: echo two', 'said: continued']);
+  });
+
+  it('a missing log: nothing known', async () => {
+    expect(await activityFromStreamLog(path.join(STREAMS, 'no-such.ndjson'))).toEqual([]);
+  });
+});
