@@ -24,7 +24,11 @@ export function sessionFailed(report: Pick<SessionReport, 'stoppedBy' | 'refusal
   return report.end.outcome !== 'completed';
 }
 
-export function failureInput(report: SessionReport): SessionFailureInput {
+/**
+ * What classification reads of a session. The texts are redacted whole here: the failure message
+ * is cut from them (classify.ts), and a secret cut there would no longer be recognised.
+ */
+export function failureInput(report: SessionReport, redact: (text: string) => string): SessionFailureInput {
   const { end } = report;
   const result = end.result;
   return {
@@ -35,12 +39,12 @@ export function failureInput(report: SessionReport): SessionFailureInput {
     ...(result ? { resultSubtype: result.subtype, resultIsError: result.isError } : {}),
     ...(result?.terminalReason === undefined ? {} : { terminalReason: result.terminalReason }),
     ...(result?.apiErrorStatus === undefined ? {} : { apiErrorStatus: result.apiErrorStatus }),
-    ...(result?.text === undefined ? {} : { resultText: result.text }),
-    ...(report.lastApiError ? { apiErrorType: report.lastApiError.errorType, apiErrorText: report.lastApiError.text } : {}),
+    ...(result?.text === undefined ? {} : { resultText: redact(result.text) }),
+    ...(report.lastApiError ? { apiErrorType: report.lastApiError.errorType, apiErrorText: redact(report.lastApiError.text) } : {}),
     ...(report.lastRetry ? { lastRetryStatus: report.lastRetry.errorStatus, retryAfterMs: report.lastRetry.delayMs } : {}),
     stalled: report.stoppedBy === 'stall',
     timedOut: report.stoppedBy === 'timeout',
-    stderrTail: end.stderrTail,
+    stderrTail: redact(end.stderrTail),
     ...(report.refusals.length === 0 ? {} : { refusals: report.refusals.map((refusal) => refusal.summary) }),
   };
 }
@@ -59,7 +63,7 @@ export function decideRecovery(
   config: DebussyConfig,
 ): FailureDecision {
   const now = Date.now();
-  const failure = classifySessionEnd(failureInput(report), { now });
+  const failure = classifySessionEnd(failureInput(report, ctx.recorder.redact), { now });
   if (countsTowardCircuit(failure.class)) recovery.breaker.recordFailure();
   const crashLoop = failure.class === 'agent_crash' ? recovery.crashGuard.recordCrash(phaseId, failure.message) : recovery.crashGuard.status(phaseId);
   recovery.failures.push({ class: failure.class, message: failure.message, at: now, phaseId, correlationKey: failure.correlationKey });
