@@ -25,6 +25,7 @@ import { PhaseCommits } from './phase-commits.js';
 import { markPlanStatus } from './plan-status.js';
 import type { PhaseCarry, PhaseContext, PhaseResult } from './phase-context.js';
 import { runSession, type SessionReport } from './session-runner.js';
+import { TokenCalibration } from '../context/index.js';
 
 interface Attempt {
   id: string;
@@ -100,6 +101,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   let sessionIndex = carry.sessions;
   let recoveryState: RecoveryState = { ...initialRecoveryState(), retries };
   let model = config.model;
+  const calibration = new TokenCalibration();
   const claudePermissions = { ...(config.permission_mode === undefined ? {} : { mode: config.permission_mode }), allowedTools: config.allowed_tools, disallowedTools: config.disallowed_tools };
 
   const phaseState = async (): Promise<PhaseState> => {
@@ -165,7 +167,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         model: attempt.resumeModel ?? model, claudeCommand: config.claude_command, claudeArgs: config.claude_args, permissions: claudePermissions, cwd: ctx.root, env,
         logDir: path.join(ctx.runDir, 'sessions'), thresholdPercent: config.context_threshold, toolCallThreshold: config.tool_call_threshold,
         contextWindow: config.context_window, maxContextTokens: config.max_context_tokens > 0 ? config.max_context_tokens : undefined,
-        ...(attempt.resumeWindow === undefined ? {} : { inheritedContextWindow: attempt.resumeWindow }), stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
+        ...(attempt.resumeWindow === undefined ? {} : { inheritedContextWindow: attempt.resumeWindow }), calibration, stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
         sessionTimeoutMs: config.session_timeout, stallTimeoutMs: config.stall_timeout, signal: ctx.interrupt, forceStop: ctx.forceStop,
       },
       recorder,

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type ClaudePermissions, type SessionEnd } from '../agent/index.js';
 import { ActivityTrail } from '../checkpoint/last-activity.js';
-import { ContextMonitor, createDisplaySnapshot, type ContextCrossing, type ContextSnapshot } from '../context/index.js';
+import { ContextMonitor, createDisplaySnapshot, type ContextCrossing, type ContextSnapshot, type TokenCalibration } from '../context/index.js';
 import { RefusalTracker, type Refusal } from '../permissions/refusals.js';
 import { eventForDisplay } from '../report/display-event.js';
 import type { Reporter } from '../report/reporter.js';
@@ -34,6 +34,8 @@ export interface SessionRequest {
   maxContextTokens: number | undefined;
   /** A resumed session: the window its attempt started with (claude's --resume forgets the [1m] variant). */
   inheritedContextWindow?: number;
+  /** The phase's token calibration: what one session learned about the model's counts, the next starts from. */
+  calibration?: TokenCalibration;
   /** False in one-shot mode: a crossing is reported, the session runs on. */
   stopOnCrossing: boolean;
   stopGraceMs: number;
@@ -106,6 +108,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     ...(request.contextWindow === undefined ? {} : { contextWindowOverride: request.contextWindow }),
     ...(request.maxContextTokens === undefined ? {} : { maxContextTokens: request.maxContextTokens }),
     ...(request.inheritedContextWindow === undefined ? {} : { inheritedContextWindow: request.inheritedContextWindow }),
+    ...(request.calibration === undefined ? {} : { calibration: request.calibration }),
     onLimit: (hit) => {
       crossing = hit;
       recorder.record({
