@@ -71,8 +71,8 @@ export async function checkPrerequisites(root: string, config: DebussyConfig, en
     const shown = files.slice(0, 3).join(', ') + (files.length > 3 ? `, and ${files.length - 3} more` : '');
     throw new PrerequisiteError(
       'E_DIRTY_TREE',
-      `tracked files have uncommitted changes (${shown}); debussy's commits would mix them with the agent's work`,
-      'Commit or stash them first, or pass --allow-dirty.',
+      `tracked files have uncommitted changes (${shown}); the agent would work on top of your unfinished edits`,
+      "Commit or stash them first, or pass --allow-dirty (debussy's commits then leave them out).",
     );
   }
   return { claudePath, useGit: config.auto_commit && inRepo, gitRepo: inRepo };
