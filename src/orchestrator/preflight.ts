@@ -1,7 +1,7 @@
 /**
  * Checks made before anything starts: a plan that passes the audit, a claude that can be started,
- * a git repository when debussy must commit, and no uncommitted changes of the user's that
- * debussy's commits would sweep up. Each failure is one clear error; nothing has changed yet.
+ * a git repository when debussy must commit, and no unfinished edits of the user's under the
+ * agent (unless --allow-dirty). Each failure is one clear error; nothing has changed yet.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
