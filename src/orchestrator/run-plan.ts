@@ -10,7 +10,7 @@ import { executionOrder, type Phase, type Plan } from '../plan/index.js';
 import { createRedactor } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
 import {
-  acquireRunLock, journalPath, latestRun, liveRunDir, liveStateDir, removeLeftoverLiveRuns, newRunId, readJournal, readPhaseMarks, recordPlanUsed, runDir, type AcquiredLock, type RunStatus,
+  acquireRunLock, JournalKeeper, journalPath, latestRun, liveRunDir, liveStateDir, newRunId, projectJournalPath, readJournal, readPhaseMarks, recordPlanUsed, removeLeftoverLiveRuns, runDir, type AcquiredLock, type RunStatus,
 } from '../state/index.js';
 import { writeDebussyShim } from './agent-environment.js';
 import { SignalInbox } from '../agent-signals/signal-inbox.js';
@@ -132,7 +132,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       mkdirSync(runInbox.dir, { recursive: true });
       writeDebussyShim(shimDir, runInbox);
     };
-    guard.watch({ recorder, lock, ...(live === dir ? { agentPath: { files: [path.join(shimDir, 'debussy'), runInbox.dir], restore: restoreAgentPath } } : {}) });
+    const projectJournal = { keeper: new JournalKeeper(projectJournalPath(root)).adopt(), shown: path.relative(root, projectJournalPath(root)) };
+    guard.watch({ recorder, lock, alsoKeep: [projectJournal], ...(live === dir ? { agentPath: { files: [path.join(shimDir, 'debussy'), runInbox.dir], restore: restoreAgentPath } } : {}) });
     const ctx: PhaseContext = {
       root, plan, config, runId, runDir: dir, shimDir, recorder, reporter,
       useGit: prereq.useGit, gitRepo: prereq.gitRepo, interrupt: guard.interrupt, forceStop: input.forceStop, env: input.env,

@@ -2,7 +2,8 @@
  * Keeps a live run's own state in place while it runs. The agent works in the same tree as
  * `.debussy/`, and an agent that cleans the tree (`git clean -fdx`, `rm -rf .debussy`) takes the
  * run's journal with it. The lock and the agent's shim and inbox live where that cannot reach
- * (paths.ts: the git directory); the journal is kept in memory by the recorder and written back.
+ * (paths.ts: the git directory); the journal is kept in memory by the recorder and written back,
+ * and so is the project journal (phase marks, the plan last used).
  * This guard looks at all of them every half second and before the agent's signals are answered;
  * on a loss it says what happened and stops the run the way a Ctrl-C does (the session stops, its
  * work is committed as a checkpoint, `debussy run` resumes), with its own exit code.
@@ -10,7 +11,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT_CODES, StateError } from '../errors/index.js';
-import { describeJournalLoss, type AcquiredLock, type JournalLoss, type RunStatus } from '../state/index.js';
+import { describeJournalLoss, type AcquiredLock, type JournalKeeper, type JournalLoss, type RunStatus } from '../state/index.js';
 import type { RunRecorder } from './run-recorder.js';
 
 const WATCH_MS = 500;
@@ -47,13 +48,17 @@ export class RunStateGuard {
    * Starts the watch: the journal, the lock, and (where they live in the work tree) the shim and
    * the inbox, which `restoreAgentPath` writes back.
    */
-  watch(input: { recorder: RunRecorder; lock: AcquiredLock; agentPath?: { files: string[]; restore: () => void } }): void {
+  watch(input: { recorder: RunRecorder; lock: AcquiredLock; agentPath?: { files: string[]; restore: () => void }; alsoKeep?: { keeper: JournalKeeper; shown: string }[] }): void {
     this.recorder = input.recorder;
     const look = async () => {
       if (this.checking) return;
       this.checking = true;
       try {
         input.recorder.check();
+        for (const { keeper, shown } of input.alsoKeep ?? []) {
+          const loss = keeper.check();
+          if (loss) input.recorder.record({ type: 'notice', level: 'warning', message: `${shown} was ${loss.kind === 'replaced' ? 'replaced' : 'removed'} during the run; ${loss.restored ? 'it was written back from memory' : `it could not be written back: ${loss.error?.message ?? ''}`}` });
+        }
         const agentPath = input.agentPath;
         if (agentPath && !agentPath.files.every((file) => existsSync(file))) {
           try {

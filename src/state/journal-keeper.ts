@@ -49,6 +49,12 @@ export class JournalKeeper {
     return this.behind ? this.error : undefined;
   }
 
+  /** Takes in what the file holds now, to keep a file this process did not create (the project journal). */
+  adopt(): this {
+    this.takeIn();
+    return this;
+  }
+
   /** Appends one record, after a look at the file; returns what the look found. Never throws. */
   append(record: unknown): JournalLoss | undefined {
     const loss = this.check();

@@ -47,6 +47,8 @@ describe('the agent deletes .debussy/ (git clean -fdx) during a session', () => 
     expect(result.code, result.stdout + result.stderr).toBe(8);
     expect(result.stderr + result.stdout).toMatch(/debussy's state .*was deleted/);
     expect(existsSync(runs)).toBe(true);
+    // The project journal (the plan last used, phase marks) went with the clean too, and is back.
+    expect(readFileSync(path.join(project.dir, '.debussy/project.ndjson'), 'utf8')).toContain('"plan_used"');
 
     const events = await project.journal();
     expect(eventsOf(events, 'run_started')).toHaveLength(1);
