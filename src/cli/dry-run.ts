@@ -8,6 +8,7 @@ import { executionOrder, type Plan } from '../plan/index.js';
 import { latestRun, readPhaseMarks } from '../state/index.js';
 import { planResume } from '../orchestrator/resume-plan.js';
 import { gateCommandsOf, permissionWarning } from '../orchestrator/preflight.js';
+import { redactSecrets } from '../redact/index.js';
 
 export interface DryRunPhase {
   id: string;
@@ -52,10 +53,11 @@ export async function describeDryRun(root: string, plan: Plan, config: DebussyCo
         action: done ? 'skip' : carry ? 'resume' : 'run',
         note: done ?? phase.statusText ?? 'pending',
         ...(carry && !done ? { carried: { restarts: carry.restarts, retries: carry.retries } } : {}),
-        gates: (phase.file?.gates ?? []).map((gate) => ({ name: gate.name, command: gate.command ?? null, fromConfig: gate.commandSource === 'config' })),
+        // A command mapped under `gates:` in the config can hold a token: shown redacted.
+        gates: (phase.file?.gates ?? []).map((gate) => ({ name: gate.name, command: gate.command === undefined ? null : redactSecrets(gate.command), fromConfig: gate.commandSource === 'config' })),
       };
     }),
-    warnings: [permissionWarning(config, gateCommandsOf(executionOrder(plan).filter((phase) => !resume.completed.has(phase.id))))].filter((w): w is string => w !== undefined),
+    warnings: [permissionWarning(config, gateCommandsOf(executionOrder(plan).filter((phase) => !resume.completed.has(phase.id))))].filter((w): w is string => w !== undefined).map((w) => redactSecrets(w)),
   };
 }
 

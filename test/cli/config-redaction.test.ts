@@ -126,3 +126,18 @@ describe('debussy done --verify', () => {
     expectNoSecret(result);
   });
 });
+
+describe('debussy run --dry-run', () => {
+  it('shows a gate command mapped in the config redacted', async () => {
+    mkdirSync(path.join(work.dir, 'plans'), { recursive: true });
+    writeFileSync(path.join(work.dir, 'plans/MASTER_PLAN.md'), '# P - Master Plan\n\n| Phase | Title | Status | Depends On |\n|---|---|---|---|\n| 1 | [One](phase-1.md) | Pending | - |\n');
+    writeFileSync(path.join(work.dir, 'plans/phase-1.md'), '# Phase 1: One\n\n**Status:** Pending\n\n## Tasks\n- [ ] 1.1: work\n\n## Gates\n- deploy: the deploy check passes\n');
+    writeConfig({ gates: { deploy: `AWS_ACCESS_KEY_ID=${AWS_KEY} DEPLOY_PASSWORD=${WEBHOOK_PASSWORD} ./deploy --check` } });
+    for (const args of [[], ['--json']]) {
+      const result = await debussy(['run', 'plans/MASTER_PLAN.md', '--dry-run', ...args], { cwd: work.dir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('./deploy --check');
+      expectNoSecret(result);
+    }
+  });
+});
