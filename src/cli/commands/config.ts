@@ -15,7 +15,7 @@ interface ConfigOptions {
 
 /** A value as it may be shown: strings redacted, an argument list with the value after `--api-key` too. */
 function shownValue(value: unknown, redact: Redactor): unknown {
-  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return redactArgs(value as string[], redact);
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return redactArgs(value, redact);
   return redactDeep(value, redact);
 }
 
