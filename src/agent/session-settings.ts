@@ -162,3 +162,30 @@ export function settingsError(problem: string): AgentProcessError {
     hint: 'Fix the file or the JSON, or take --settings out of claude_args; debussy merges its hooks into your settings.',
   });
 }
+
+function disableAllHooksIn(file: string): boolean | undefined {
+  const read = readSettingsValue(file, '/');
+  return 'settings' in read && typeof read.settings.disableAllHooks === 'boolean' ? read.settings.disableAllHooks : undefined;
+}
+
+/**
+ * A warning when the settings claude will load turn every hook off (`disableAllHooks`), debussy's
+ * included: its user, project and local settings files, then claude_args' `--settings` (that
+ * order: the later one decides). Unreadable files are claude's business here, not a warning.
+ */
+export function hooksOffWarning(claudeArgs: readonly string[], root: string, env: NodeJS.ProcessEnv): string | undefined {
+  const configDir = env.CLAUDE_CONFIG_DIR ?? path.join(homedir(), '.claude');
+  const sources: [string, boolean | undefined][] = [
+    [path.join(configDir, 'settings.json'), disableAllHooksIn(path.join(configDir, 'settings.json'))],
+    [path.join(root, '.claude', 'settings.json'), disableAllHooksIn(path.join(root, '.claude', 'settings.json'))],
+    [path.join(root, '.claude', 'settings.local.json'), disableAllHooksIn(path.join(root, '.claude', 'settings.local.json'))],
+    ...splitSettingsArgs(claudeArgs).values.map((value): [string, boolean | undefined] => {
+      const read = readSettingsValue(value, root);
+      const off = 'settings' in read && typeof read.settings.disableAllHooks === 'boolean' ? read.settings.disableAllHooks : undefined;
+      return [isInlineJson(value) ? '--settings in claude_args' : resolveSettingsPath(value, root), off];
+    }),
+  ];
+  const deciding = sources.filter(([, off]) => off !== undefined).at(-1);
+  if (deciding?.[1] !== true) return undefined;
+  return `${deciding[0]} sets disableAllHooks: debussy's hooks are off too (no stop guard; Claude Code may compact a session, which debussy then restarts from a checkpoint)`;
+}

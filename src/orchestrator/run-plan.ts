@@ -12,6 +12,7 @@ import type { Reporter } from '../report/reporter.js';
 import {
   acquireRunLock, JournalKeeper, journalPath, latestRun, liveRunDir, liveStateDir, newRunId, projectJournalPath, readJournal, readPhaseMarks, recordPlanUsed, removeLeftoverLiveRuns, runDir, type AcquiredLock, type RunStatus,
 } from '../state/index.js';
+import { hooksOffWarning } from '../agent/session-settings.js';
 import { writeDebussyShim } from './agent-environment.js';
 import { SignalInbox } from '../agent-signals/signal-inbox.js';
 import type { PhaseContext, PhaseResult } from './phase-context.js';
@@ -118,6 +119,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     });
     const permissionProblem = permissionWarning(config, gateCommandsOf(toRun));
     if (permissionProblem !== undefined) recorder.record({ type: 'notice', level: 'warning', message: permissionProblem });
+    const hooksOff = hooksOffWarning(config.claude_args, root, input.env);
+    if (hooksOff !== undefined) recorder.record({ type: 'notice', level: 'warning', message: hooksOff });
     for (const phase of alreadyComplete) {
       recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'completed', reason: resume.completed.get(phase.id) ?? 'already complete' });
     }

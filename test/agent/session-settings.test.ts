@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  debussyHooks, mergeSessionSettings, readSettingsValue, splitSettingsArgs, userSettingsProblem, withSessionSettings,
+  debussyHooks, hooksOffWarning, mergeSessionSettings, readSettingsValue, splitSettingsArgs, userSettingsProblem, withSessionSettings,
 } from '../../src/agent/session-settings.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'debussy-settings-'));
@@ -83,5 +83,28 @@ describe('withSessionSettings', () => {
 
   it('a value that cannot be read is a problem, not a silent drop', () => {
     expect(withSessionSettings(['--settings', 'gone.json'], dir, {})).toEqual({ problem: expect.stringMatching(/gone\.json.*cannot be read/) as unknown });
+  });
+});
+
+describe('hooksOffWarning', () => {
+  const configDir = path.join(dir, 'claude-config');
+  const project = path.join(dir, 'project');
+  mkdirSync(configDir, { recursive: true });
+  mkdirSync(path.join(project, '.claude'), { recursive: true });
+  const env = { CLAUDE_CONFIG_DIR: configDir };
+
+  it.each<[string, { user?: unknown; local?: unknown; args?: string[] }, RegExp | undefined]>([
+    ['nothing turns hooks off', {}, undefined],
+    ["the user's settings do", { user: { disableAllHooks: true } }, /claude-config\/settings\.json sets disableAllHooks: debussy's hooks are off too/],
+    ['a later source turns them back on', { user: { disableAllHooks: true }, local: { disableAllHooks: false } }, undefined],
+    ["claude_args' inline --settings do", { args: ['--settings', '{"disableAllHooks": true}'] }, /^--settings in claude_args sets disableAllHooks/],
+  ])('%s', (_name, setup, expected) => {
+    rmSync(path.join(configDir, 'settings.json'), { force: true });
+    rmSync(path.join(project, '.claude', 'settings.local.json'), { force: true });
+    if (setup.user) writeFileSync(path.join(configDir, 'settings.json'), JSON.stringify(setup.user));
+    if (setup.local) writeFileSync(path.join(project, '.claude', 'settings.local.json'), JSON.stringify(setup.local));
+    const warning = hooksOffWarning(setup.args ?? [], project, env);
+    if (expected === undefined) expect(warning).toBeUndefined();
+    else expect(warning).toMatch(expected);
   });
 });

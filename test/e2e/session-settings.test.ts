@@ -164,6 +164,7 @@ describe("Claude Code's own compaction", () => {
     expect(eventsOf(events, 'restart')).toMatchObject([{ restart: 1, reason: expect.stringMatching(/^claude compacted its context/) as unknown }]);
     expect(eventsOf(events, 'attempt_started').map((a) => a.kind)).toEqual(['initial', 'restart']);
     expect(result.stdout).toContain('claude compacted the context of session 1');
+    expect(result.stdout).toContain("--settings in claude_args sets disableAllHooks: debussy's hooks are off too");
     const restarted = project.api.mainRequests().find((r) => sessionKind(r) === 'checkpoint');
     expect(restarted && firstUserText(restarted)).toContain('wrote part one');
     expect(restarted && firstUserText(restarted)).toContain('An earlier session of this phase ended: claude compacted its context');
