@@ -81,7 +81,8 @@ describe('an agent session with the real claude CLI', () => {
     expect(end).toMatchObject({ outcome: 'completed', exitCode: 0, sawResult: true, unparsedLines: 0, leftoverProcessesKilled: 0 });
     expect(readFileSync(path.join(workDir, 'out.txt'), 'utf8')).toBe('hello from the tool\n');
     const order = events.map((e) => e.type);
-    expect(order).toEqual(['init', 'request_started', 'usage', 'assistant_text', 'tool_start', 'tool_result', 'request_started', 'usage', 'assistant_text', 'result']);
+    // output_usage: the response's final output_tokens (its message_delta), after its blocks.
+    expect(order).toEqual(['init', 'request_started', 'usage', 'assistant_text', 'tool_start', 'output_usage', 'tool_result', 'request_started', 'usage', 'assistant_text', 'output_usage', 'result']);
     expect(events[0]).toMatchObject({ type: 'init', model: expect.stringMatching(/sonnet/) as string, cwd: workDir, version: expect.any(String) as string });
     expect(events.find((e) => e.type === 'tool_start')).toMatchObject({ name: 'Bash', summary: 'Bash: echo hello from the tool > out.txt && cat out.txt' });
     expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ isError: false, text: 'hello from the tool' });

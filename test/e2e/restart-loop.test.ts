@@ -106,7 +106,7 @@ describe('crossing the context threshold', () => {
     expect(status.run.phases['1']?.commits.length).toBe(1); // the checkpoint; the second session changed nothing
     expect(status.run.phases['1']?.sessions[0]?.peakContextPercent).toBeGreaterThanOrEqual(80);
     const text = (await project.run(['status'])).stdout;
-    expect(text).toMatch(/1 #1: stopped, peak context 8\d\.\d% \([\d,]+ of 200,000 tokens\)/);
+    expect(text).toMatch(/1 #1: stopped, peak context 8\d\.\d% \([\d,]+ of 200,000 tokens, limit 160,000 \(context_threshold\)\)/);
     expect(text).toMatch(/1 #2: completed/);
   });
 
