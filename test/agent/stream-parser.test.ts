@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { newStreamParseState, parseStreamLine, type AgentEvent, type StreamParseState } from '../../src/agent/index.js';
 import { RecentIds } from '../../src/agent/stream-parser.js';
+import { createRedactor } from '../../src/redact/index.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'streams');
 const SESSION = 'sess-1';
@@ -331,5 +332,28 @@ describe('RecentIds', () => {
     ids.add('b');
     ids.add('c');
     expect([ids.has('a'), ids.has('b'), ids.has('c')]).toEqual([false, true, true]);
+  });
+});
+
+describe('text cut for people is redacted whole first', () => {
+  const TOKEN = 'ghp_Q7wX2mZ9pL4kR8vN1bT6yH3jF5dS0aC2eG8u';
+  const redact = createRedactor({});
+
+  it("an unparsed line's preview: the token on the cut does not leave its start", () => {
+    // The preview keeps 197 characters and `...`: the token starts at 180.
+    const line = `not json ${'x'.repeat(170)} ${TOKEN} and the rest`;
+    const [event] = parseAll([line], newStreamParseState(redact));
+    expect(event).toMatchObject({ type: 'unparsed_line', reason: 'not-json' });
+    expect(JSON.stringify(event)).not.toContain(TOKEN.slice(0, 6));
+    const [unredacted] = parseAll([line]);
+    expect(JSON.stringify(unredacted)).toContain(TOKEN.slice(0, 10));
+  });
+
+  it("a tool call's summary", () => {
+    const command = `echo ${'a'.repeat(100)} ${TOKEN}`;
+    const events = parseAll([{ type: 'assistant', message: { id: 'msg_1', model: 'm', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command } }], usage: usage(10) }, parent_tool_use_id: null, session_id: SESSION }], newStreamParseState(redact));
+    const start = events.find((e) => e.type === 'tool_start');
+    expect(start).toMatchObject({ type: 'tool_start', name: 'Bash', input: { command } });
+    expect(start?.type === 'tool_start' && start.summary).not.toContain(TOKEN.slice(0, 6));
   });
 });
