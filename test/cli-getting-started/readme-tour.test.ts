@@ -40,12 +40,16 @@ function phaseOf(req: RecordedRequest): string {
 function agentScript(projectDir: () => string) {
   return (req: RecordedRequest): ScriptedTurn => {
     const phase = phaseOf(req);
-    // One response with both calls: a round trip fewer per phase.
+    // The notes file the phase file asks this phase to write, as the prompt names it (the previous
+    // phase's notes are named too, to be read).
+    const notes = new RegExp(`notes/NOTES_[\\w-]+_phase_${phase}\\.md`).exec(firstUserText(req))?.[0];
+    // One response with every call: a round trip fewer per phase.
     if (assistantTurns(req) > 0) return { kind: 'text', text: `Phase ${phase} is done.` };
     return {
       kind: 'tool_use',
       uses: [
         { name: 'Write', input: { file_path: path.join(projectDir(), 'src', `billing-${phase}.js`), content: `module.exports = 'phase ${phase}';\n` } },
+        ...(notes === undefined ? [] : [{ name: 'Write', input: { file_path: path.join(projectDir(), notes), content: `# Phase ${phase} notes\n\nWrote src/billing-${phase}.js.\n` } }]),
         { name: 'Bash', input: { command: `debussy done --phase ${phase}`, description: 'Signal the phase done' } },
       ],
     };
@@ -141,6 +145,8 @@ describe('the README tour', () => {
     const events = await journalOfNewestRun(project);
     const ended = events.filter((e): e is Extract<JournalEvent, { type: 'phase_ended' }> => e.type === 'phase_ended');
     expect(ended.map((e) => [e.phaseId, e.status])).toEqual([['1', 'completed'], ['2', 'completed'], ['3', 'completed']]);
+    // One session per phase: nothing refused, nothing to remediate.
+    expect(events.filter((e) => e.type === 'session_started'), run?.stdout).toHaveLength(3);
     expect(readFileSync(path.join(project, 'src', 'billing-1.js'), 'utf8')).toContain('phase 1');
     expect(await git(project, 'log', '--format=%s')).toContain('phase 1');
     // The whole tour: nine commands and three real claude sessions (33-45 s measured on a shared two-core machine).
