@@ -6,7 +6,7 @@
  * process group, so only the process table (parent links, markers in the environment) can find it.
  * Each sleep has its own duration so the process checks never see another test's processes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +49,19 @@ function psStartTime(pid: number): number {
   }
 }
 
+/** A `ps` first on PATH that records which command ran it (read from /proc: the test's side), then runs the real one. */
+function countingPs(): { env: Record<string, string>; calls: () => string[] } {
+  const dir = tempDir('debussy-ps-');
+  const log = path.join(dir, 'calls.log');
+  const real = execFileSync('sh', ['-c', 'command -v ps'], { encoding: 'utf8' }).trim();
+  writeFileSync(path.join(dir, 'ps'), `#!/bin/sh\ntr '\\0' ' ' < /proc/$PPID/cmdline >> ${log}\necho >> ${log}\nexec ${real} "$@"\n`);
+  chmodSync(path.join(dir, 'ps'), 0o755);
+  return {
+    env: { PATH: `${dir}:${process.env.PATH ?? ''}` },
+    calls: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line.length > 0) : []),
+  };
+}
+
 function readLock(p: E2EProject): { pid: number; startTime?: number; runId: string } {
   return JSON.parse(readFileSync(lockPath(p.dir), 'utf8')) as { pid: number; startTime?: number; runId: string };
 }
@@ -79,11 +92,15 @@ describe('the run lock, judged by ps', () => {
 
     // The same PID with another start time: the holder died and its PID went to this sleep.
     writeFileSync(lockPath(project.dir), lock(startTime - 7_000));
-    const reclaimed = await project.run(['run', project.planArg], PS);
+    const { env: counted, calls } = countingPs();
+    const reclaimed = await project.run(['run', project.planArg], { ...PS, ...counted });
     expect(reclaimed.code, reclaimed.stdout + reclaimed.stderr).toBe(0);
     expect(reclaimed.stdout).toContain(`reclaimed a stale lock from run 20261123-000000-abcd (pid ${pid} is no longer running)`);
     expect(livePids(/^sleep 361$/)).toEqual([pid]); // the process that got the PID is not touched
     expect(existsSync(lockPath(project.dir))).toBe(false);
+    // ps answered the run's questions; the agent's `debussy done` asked none (a hot path).
+    expect(calls().filter((cmd) => /\brun\b/.test(cmd)).length).toBeGreaterThan(0);
+    expect(calls().filter((cmd) => /\bdone\b/.test(cmd))).toEqual([]);
   });
 });
 
