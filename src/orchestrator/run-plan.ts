@@ -2,7 +2,7 @@
  * A whole run: checks, the lock, the journal, the phases in dependency order, and the end. The
  * entry point for `debussy run`; it returns an exit code and never exits the process itself.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { DebussyConfig } from '../config/index.js';
 import { EXIT_CODES, exitCodeOf, UsageError } from '../errors/index.js';
@@ -127,16 +127,12 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
 
     const previousEvents = priorInterrupted && previous ? (await readJournal(journalPath(root, previous.runId))).events : [];
     // The agent's done/progress are answered here, in process (agent-signals/signal-inbox.ts).
-    // They live outside the work tree where there is git (liveRunDir), so a cleaning agent keeps its debussy.
+    // They live outside the work tree (liveRunDir), so an agent that cleans it keeps its debussy.
     const runInbox = new SignalInbox(path.join(live, 'inbox'), input.env, () => recorder.check()).start();
     inbox = runInbox;
     const shimDir = writeDebussyShim(path.join(live, 'bin'), runInbox);
-    const restoreAgentPath = () => {
-      mkdirSync(runInbox.dir, { recursive: true });
-      writeDebussyShim(shimDir, runInbox);
-    };
     const projectJournal = { keeper: new JournalKeeper(projectJournalPath(root)).adopt(), shown: path.relative(root, projectJournalPath(root)) };
-    guard.watch({ recorder, lock, alsoKeep: [projectJournal], ...(live === dir ? { agentPath: { files: [path.join(shimDir, 'debussy'), runInbox.dir], restore: restoreAgentPath } } : {}) });
+    guard.watch({ recorder, lock, alsoKeep: [projectJournal] });
     const ctx: PhaseContext = {
       root, plan, config, runId, runDir: dir, shimDir, recorder, reporter,
       useGit: prereq.useGit, gitRepo: prereq.gitRepo, interrupt: guard.interrupt, forceStop: input.forceStop, env: input.env,
@@ -208,7 +204,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   } finally {
     guard?.close();
     inbox?.close();
-    if (live !== runDir(root, runId)) rmSync(live, { recursive: true, force: true });
+    rmSync(live, { recursive: true, force: true });
     await lock.release();
   }
 }

@@ -2,13 +2,13 @@
  * Keeps a live run's own state in place while it runs. The agent works in the same tree as
  * `.debussy/`, and an agent that cleans the tree (`git clean -fdx`, `rm -rf .debussy`) takes the
  * run's journal with it. The lock and the agent's shim and inbox live where that cannot reach
- * (paths.ts: the git directory); the journal is kept in memory by the recorder and written back,
+ * (paths.ts: the git directory, or a per-user run-time directory); the journal is kept in memory by the recorder and written back,
  * and so is the project journal (phase marks, the plan last used).
  * This guard looks at all of them every half second and before the agent's signals are answered;
  * on a loss it says what happened and stops the run the way a Ctrl-C does (the session stops, its
  * work is committed as a checkpoint, `debussy run` resumes), with its own exit code.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT_CODES, StateError } from '../errors/index.js';
 import { describeJournalLoss, type AcquiredLock, type JournalKeeper, type JournalLoss, type RunStatus } from '../state/index.js';
@@ -44,11 +44,8 @@ export class RunStateGuard {
     this.stop(describeJournalLoss(loss, this.journalShown), `debussy's state ${what} (${this.journalShown})`);
   };
 
-  /**
-   * Starts the watch: the journal, the lock, and (where they live in the work tree) the shim and
-   * the inbox, which `restoreAgentPath` writes back.
-   */
-  watch(input: { recorder: RunRecorder; lock: AcquiredLock; agentPath?: { files: string[]; restore: () => void }; alsoKeep?: { keeper: JournalKeeper; shown: string }[] }): void {
+  /** Starts the watch: the run's journal, other journals in `alsoKeep`, and the lock. */
+  watch(input: { recorder: RunRecorder; lock: AcquiredLock; alsoKeep?: { keeper: JournalKeeper; shown: string }[] }): void {
     this.recorder = input.recorder;
     const look = async () => {
       if (this.checking) return;
@@ -59,20 +56,12 @@ export class RunStateGuard {
           const loss = keeper.check();
           if (loss) input.recorder.record({ type: 'notice', level: 'warning', message: `${shown} was ${loss.kind === 'replaced' ? 'replaced' : 'removed'} during the run; ${loss.restored ? 'it was written back from memory' : `it could not be written back: ${loss.error?.message ?? ''}`}` });
         }
-        const agentPath = input.agentPath;
-        if (agentPath && !agentPath.files.every((file) => existsSync(file))) {
-          try {
-            agentPath.restore();
-          } catch {
-            /* the journal's loss says why; the shim falls back to the full CLI */
-          }
-        }
         const lock = await input.lock.keep();
         if (lock === 'lost') {
           const message = 'the run lock was taken away or cannot be written back: another debussy run may start on this project';
           this.stop(message, message);
         }
-        else if (lock === 'restored') input.recorder.record({ type: 'notice', level: 'warning', message: 'the run lock was deleted during the run (something in the session cleaned the work tree); it was written back' });
+        else if (lock === 'restored') input.recorder.record({ type: 'notice', level: 'warning', message: 'the run lock was deleted during the run; it was written back' });
       } catch {
         // A look that fails (an I/O error) is tried again on the next tick; it must never end the run.
       } finally {

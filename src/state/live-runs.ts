@@ -1,16 +1,14 @@
 /**
  * The live state of runs that are gone: a run killed with `kill -9` leaves its shim and inbox in
- * `<git dir>/debussy/runs/<run>`. The next run, holding the lock (so no other run of the project
+ * the live state directory (`<git dir>/debussy/runs/<run>`). The next run, holding the lock (so no other run of the project
  * lives) and having ended the dead run's processes, removes them.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitDirOf, isValidRunId } from './paths.js';
+import { isValidRunId, liveStateDir } from './paths.js';
 
 export function removeLeftoverLiveRuns(root: string, currentRunId: string): number {
-  const gitDir = gitDirOf(root);
-  if (gitDir === undefined) return 0; // outside git they sit in the run's own journal directory
-  const dir = join(gitDir, 'debussy', 'runs');
+  const dir = join(liveStateDir(root), 'runs');
   let removed = 0;
   let names: string[];
   try {

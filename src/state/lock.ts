@@ -1,6 +1,7 @@
 /**
  * The run lock: one debussy run per project at a time. `run.lock` in the live state directory
- * (paths.ts: the git directory, where cleaning the work tree cannot delete it) holds the holder's PID
+ * (paths.ts: the git directory or a per-user run-time directory, where cleaning the work tree
+ * cannot delete it) holds the holder's PID
  * and process start time; a lock whose holder is gone (or whose PID now belongs to another process)
  * is stale and may be reclaimed.
  *
@@ -190,7 +191,8 @@ export async function acquireRunLock(root: string, request: { runId: string; pla
   const file = lockPath(root);
   const workDir = lockWorkDir(root);
   try {
-    await mkdir(workDir, { recursive: true });
+    // Private to the user: outside git it may sit in a shared temporary directory.
+    await mkdir(workDir, { recursive: true, mode: 0o700 });
     await removeLeftovers(workDir);
   } catch (error) {
     throw stateWriteError(workDir, error);

@@ -6,8 +6,9 @@
  * see `liveStateDir`.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { StateError } from '../errors/index.js';
 
@@ -64,33 +65,31 @@ export function gitDirOf(root: string): string | undefined {
 }
 
 /**
- * Where a live run keeps the lock and the agent's shim and inbox: `<git dir>/debussy/` in a git
- * work tree, because an agent that cleans the tree (`git clean -fdx`, `rm -rf .debussy`) must not
- * be able to delete them while the run needs them. Outside git, `.debussy/` itself; the run
- * checks them there while it lives and puts back what went missing.
+ * Where a live run keeps the lock and the agent's shim and inbox: out of the agent's reach, since
+ * an agent that cleans the tree (`git clean -fdx`, `rm -rf .debussy`) must not delete them while
+ * the run needs them. In a git work tree `<git dir>/debussy/`; outside git a per-user run-time
+ * directory keyed by the project's path (`$XDG_RUNTIME_DIR/debussy/` or `<tmp>/debussy-<uid>/`).
  */
 export function liveStateDir(root: string): string {
   const gitDir = gitDirOf(root);
-  return gitDir === undefined ? debussyDir(root) : join(gitDir, 'debussy');
+  if (gitDir !== undefined) return join(gitDir, 'debussy');
+  const base = process.env.XDG_RUNTIME_DIR ? join(process.env.XDG_RUNTIME_DIR, 'debussy') : join(tmpdir(), `debussy-${process.getuid?.() ?? 'user'}`);
+  return join(base, `project-${createHash('sha256').update(canonicalPath(root)).digest('hex').slice(0, 16)}`);
 }
 
-/** A run's shim and inbox: under the live state directory in git, else beside its journal. */
+/** A run's shim and inbox, in the live state directory. */
 export function liveRunDir(root: string, runId: string): string {
-  const journalDir = runDir(root, runId); // validates the id
-  const gitDir = gitDirOf(root);
-  return gitDir === undefined ? journalDir : join(gitDir, 'debussy', 'runs', runId);
+  runDir(root, runId); // validates the id
+  return join(liveStateDir(root), 'runs', runId);
 }
 
 export function lockPath(root: string): string {
   return join(liveStateDir(root), 'run.lock');
 }
 
-/**
- * Scratch space for the lock's staged files and reclaim tickets, beside the lock. Outside git it
- * sits inside runs/ (skipped by listRuns because of the leading dot).
- */
+/** Scratch space for the lock's staged files and reclaim tickets, beside the lock. */
 export function lockWorkDir(root: string): string {
-  return gitDirOf(root) === undefined ? join(runsDir(root), '.lock') : join(liveStateDir(root), 'lock-work');
+  return join(liveStateDir(root), 'lock-work');
 }
 
 export function projectJournalPath(root: string): string {

@@ -89,6 +89,24 @@ describe('the agent deletes .debussy/ (git clean -fdx) during a session', () => 
   });
 });
 
+describe('outside git, the agent deletes .debussy/', () => {
+  it('its debussy done still reaches the run (shim and lock live in a per-user run-time directory), and the journal is written back', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'No git' }],
+      script: scriptBySession({ fresh: [bash('rm -rf .debussy && debussy done --phase 1'), done()] }),
+      config: { auto_commit: false },
+    });
+    rmSync(path.join(project.dir, '.git'), { recursive: true, force: true });
+    const result = await project.run(['run', project.planArg]);
+    noInternalError(result);
+    expect(result.code, result.stdout + result.stderr).toBe(8);
+    const events = await project.journal();
+    expect(eventsOf(events, 'run_started')).toHaveLength(1);
+    expect(eventsOf(events, 'signal')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
+    expect(eventsOf(events, 'run_ended')).toMatchObject([{ status: 'interrupted', exitCode: 8 }]);
+  });
+});
+
 describe('a .debussy that cannot be written', () => {
   it('before the run: one clear line naming the path and the fix; no lock left behind', async () => {
     project = await E2EProject.create({ phases: [{ id: '1', title: 'Unwritable' }], script: [done()] });

@@ -1,9 +1,10 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StateError } from '../../src/errors/index.js';
 import { processStartTime } from '../../src/process/identity.js';
-import { acquireRunLock, debussyDir, lockPath, readRunLock, runsDir, type LockInfo } from '../../src/state/index.js';
+import { acquireRunLock, debussyDir, lockPath, readRunLock, type LockInfo } from '../../src/state/index.js';
+import { liveStateDir, lockWorkDir } from '../../src/state/paths.js';
 import { buildStateModule, deadPid, makeTempDir, removeDir, ScriptedChild } from './support.js';
 
 let buildDir: string;
@@ -22,13 +23,14 @@ beforeEach(async () => {
 afterEach(async () => {
   await Promise.all(children.map((child) => child.stop()));
   children = [];
+  await removeDir(liveStateDir(root));
   await removeDir(root);
 });
 
 const request = { runId: 'r-test', planPath: '/plans/MASTER_PLAN.md' };
 
 async function writeLock(info: LockInfo): Promise<void> {
-  await mkdir(debussyDir(root), { recursive: true });
+  await mkdir(dirname(lockPath(root)), { recursive: true });
   await writeFile(lockPath(root), JSON.stringify(info));
 }
 
@@ -66,7 +68,7 @@ describe('acquireRunLock', () => {
     await lock.release();
     expect(await readRunLock(root)).toBeUndefined();
     // No scratch files are left behind.
-    expect(await readdir(join(runsDir(root), '.lock'))).toEqual([]);
+    expect(await readdir(lockWorkDir(root))).toEqual([]);
   });
 
   it('refuses while a live process holds the lock', async () => {
@@ -151,7 +153,7 @@ describe('acquireRunLock', () => {
   });
 
   it('reports a lock file it cannot understand instead of guessing', async () => {
-    await mkdir(debussyDir(root), { recursive: true });
+    await mkdir(dirname(lockPath(root)), { recursive: true });
     await writeFile(lockPath(root), 'garbage');
     await expect(acquireRunLock(root, request)).rejects.toMatchObject({ code: 'E_LOCK_UNREADABLE' });
     await expect(readRunLock(root)).rejects.toMatchObject({ code: 'E_LOCK_UNREADABLE' });
@@ -174,10 +176,18 @@ describe('the lock of a live run', () => {
     await lock.release();
   });
 
+  it('outside git lives in a per-user run-time directory keyed by the project path, not in .debussy', async () => {
+    const lock = await acquireRunLock(root, request);
+    expect(lockPath(root).startsWith(root)).toBe(false);
+    await rm(debussyDir(root), { recursive: true, force: true });
+    expect(await readRunLock(root)).toMatchObject({ runId: 'r-test', alive: true });
+    await lock.release();
+  });
+
   it('is put back by keep() when deleted under the run, and reported lost when another holds it', async () => {
     const lock = await acquireRunLock(root, request);
     expect(await lock.keep()).toBe('held');
-    await rm(debussyDir(root), { recursive: true, force: true });
+    await rm(lockPath(root));
     expect(await lock.keep()).toBe('restored');
     expect(await readRunLock(root)).toMatchObject({ runId: 'r-test', pid: process.pid, alive: true });
     await lock.release();
@@ -192,11 +202,12 @@ describe('the lock of a live run', () => {
   });
 
   it('cannot be written: one clear error naming the path and the fix', async () => {
-    await writeFile(debussyDir(root), 'a file where the directory should be');
+    await mkdir(join(root, '.git'), { recursive: true });
+    await writeFile(join(root, '.git', 'debussy'), 'a file where the directory should be');
     const error = await acquireRunLock(root, request).then(() => undefined, (reason: unknown) => reason);
     expect(error).toBeInstanceOf(StateError);
     expect((error as StateError).code).toBe('E_STATE_WRITE');
-    expect((error as StateError).message).toContain(debussyDir(root));
+    expect((error as StateError).message).toContain(join(root, '.git', 'debussy'));
     expect((error as StateError).hint).toContain('writable directory');
   });
 });
