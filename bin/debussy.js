@@ -1,4 +1,16 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
+
+// A git install whose build did not run (npm 11 skips a git dependency's `prepare` unless allowed)
+// has no dist/: one line with the fix instead of ERR_MODULE_NOT_FOUND.
+if (!existsSync(new URL('../dist/cli/main.js', import.meta.url))) {
+  process.stderr.write(
+    'debussy: this install has no build (dist/ is missing), so it cannot run.\n' +
+      '  Install it from npm, or from git with its build allowed: npm install -g --allow-scripts=debussy github:debussy-cli/debussy (in a checkout: npm run build).\n',
+  );
+  process.exit(1);
+}
+
 // The agent's done/progress inside a session take a lean path (src/agent-signals/in-session-signal.ts); it
 // declines anything it does not handle, and the full CLI takes over.
 const [, , command] = process.argv;

@@ -19,7 +19,7 @@ export function addConfigFlags(command: Command): Command {
     const def = CONFIG_SCHEMA[key];
     if (!('flag' in def)) continue;
     if (def.kind === 'boolean') {
-      command.option(def.flag, def.description);
+      command.option(def.flag, 'flagHelp' in def ? def.flagHelp : def.description);
     } else if (def.kind === 'string[]') {
       // Repeatable: each use adds one item (items such as "Bash(npm run test:*)" hold spaces and commas).
       command.option(`${def.flag} <item>`, `${def.description} Repeatable.`, (item: string, items: string[] | undefined) => [...(items ?? []), item]);

@@ -2,9 +2,10 @@
  * The entry point: commander definitions that lazy-load each command. Only this file turns errors
  * into exit codes and calls process.exit.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { EXIT_CODES } from '../errors/index.js';
 import { addConfigFlags } from './config-flags.js';
+import { examples } from './help-examples.js';
 import { printError } from './print-error.js';
 import { redactSecrets } from '../redact/index.js';
 import { readPackageVersion } from './package-version.js';
@@ -33,7 +34,7 @@ function addOutputFlags(command: Command): Command {
 export function buildProgram(): Command {
   const program = new Command('debussy')
     .description('Run multi-phase AI coding plans through Claude Code, with context monitoring and smart restarts.')
-    .version(readPackageVersion(), '-V, --version')
+    .version(readPackageVersion(), '-v, --version')
     .showSuggestionAfterError(true)
     .exitOverride()
     // commander quotes what it could not take (`unknown option '--api-key=...'`): redacted first.
@@ -46,6 +47,11 @@ export function buildProgram(): Command {
     .option('--json', 'print what was understood and the findings as JSON')
     .option('--strict', 'treat warnings as errors')
     .option('--config <file>', 'use this config file instead of discovering one (its gates map fills gate commands)')
+    .addHelpText('after', examples([
+      ['debussy audit plans/billing/MASTER_PLAN.md', 'what debussy understood, and every problem'],
+      ['debussy audit plans/billing/MASTER_PLAN.md --strict', 'fail on warnings too (CI)'],
+      ['debussy audit plans/billing/MASTER_PLAN.md --json | jq .phases', 'the phases as JSON'],
+    ]))
     .action(lazy(() => import('./commands/audit.js')));
 
   const run = program
@@ -59,6 +65,13 @@ export function buildProgram(): Command {
     .option('--config <file>', 'use this config file instead of discovering one');
   addOutputFlags(run);
   addConfigFlags(run);
+  run.addHelpText('after', examples([
+    ['debussy run plans/billing/MASTER_PLAN.md --dry-run', 'the order, dependencies and gates; starts nothing'],
+    ['debussy run plans/billing/MASTER_PLAN.md', 'run every phase not yet completed'],
+    ['debussy run plans/billing/MASTER_PLAN.md --only 2', 'run phase 2 alone'],
+    ['debussy run plans/billing/MASTER_PLAN.md --plain --no-auto-commit', 'a log per line; leave the work uncommitted'],
+    ['debussy run plans/billing/MASTER_PLAN.md --json > events.ndjson', 'NDJSON events for a script'],
+  ]));
   run.action(lazy(() => import('./commands/run.js')));
 
   const resume = program
@@ -85,6 +98,12 @@ export function buildProgram(): Command {
     .option('--report <json>', 'a JSON report to record with the signal')
     .option('--plan <file>', 'the master plan (default: the last plan run in this project)')
     .option('--verify', "re-run the phase's gates first and refuse if any fails")
+    .option('--json', 'print what was recorded as one JSON object (docs/output.md)')
+    .addHelpText('after', examples([
+      ['debussy done --phase 2', "the agent's signal at the end of phase 2 (during a run)"],
+      ['debussy done --phase 2 --status blocked --reason "needs an API key"', 'the phase cannot go on'],
+      ['debussy done --phase 1 --plan plans/billing/MASTER_PLAN.md --verify', 'outside a run: mark phase 1 done once its gates pass'],
+    ]))
     .action(lazy(() => import('./commands/done.js')));
 
   program
@@ -93,6 +112,7 @@ export function buildProgram(): Command {
     .requiredOption('--phase <id>', 'the phase id')
     .option('--message <text>', 'what was done or is being done')
     .option('--step <text>', 'alias of --message')
+    .option('--json', 'print what was recorded as one JSON object (docs/output.md)')
     .action(lazy(() => import('./commands/progress.js')));
 
   program
@@ -118,7 +138,29 @@ export function buildProgram(): Command {
     .option('--json', 'one JSON object per call, then one summary object')
     .action(lazy(() => import('./commands/replay.js')));
 
+  program
+    .command('doctor')
+    .description('Check that this machine and project can run a plan: claude and its version, login or API key, git identity, permissions, the config, notification targets.')
+    .option('--json', 'print the checks as one JSON object')
+    .option('--config <file>', 'use this config file instead of discovering one')
+    .action(lazy(() => import('./commands/doctor.js')));
+
   registerGettingStartedCommands(program, lazy);
+
+  program
+    .command('completion')
+    .description('Print a shell completion script: debussy completion bash|zsh|fish.')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+    .addHelpText('after', examples([
+      ['debussy completion bash > ~/.local/share/bash-completion/completions/debussy', 'bash'],
+      ['debussy completion zsh > "${fpath[1]}/_debussy"', 'zsh (a folder on $fpath)'],
+      ['debussy completion fish > ~/.config/fish/completions/debussy.fish', 'fish'],
+    ]))
+    // The script is generated from this very program, so commands and flags cannot drift from it.
+    .action(async (shell: string) => {
+      const { default: completionCommand } = await import('./commands/completion.js');
+      process.exitCode = completionCommand(shell, program);
+    });
   return program;
 }
 
@@ -134,7 +176,8 @@ for (const stream of [process.stdout, process.stderr]) {
 async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
   try {
-    await program.parseAsync(argv);
+    // -V was the version flag before -v; scripts that use it keep working.
+    await program.parseAsync(argv[2] === '-V' && argv.length === 3 ? [...argv.slice(0, 2), '--version'] : argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end through here with code 0.

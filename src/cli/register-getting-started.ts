@@ -1,6 +1,7 @@
 /** Commands for getting started and reading results: init, plan new, logs. */
 import { Option, type Command } from 'commander';
 import { DEFAULT_PLAN_TEMPLATE, PLAN_TEMPLATE_NAMES } from '../scaffold/plan-template-names.js';
+import { examples } from './help-examples.js';
 import type { LazyAction } from './main.js';
 
 export function registerGettingStartedCommands(program: Command, lazy: LazyAction): void {
@@ -9,6 +10,12 @@ export function registerGettingStartedCommands(program: Command, lazy: LazyActio
     .description('Set up a project: a commented .debussy/config.yaml, the /debussy-done and /debussy-progress slash commands for Claude Code, and .gitignore entries for run data.')
     .argument('[dir]', 'the project folder (default: the git top level, else the current folder)')
     .option('--force', 'overwrite files that already exist')
+    .option('--json', 'print what was written as one JSON object (docs/output.md)')
+    .addHelpText('after', examples([
+      ['debussy init', 'set up the project you are in'],
+      ['debussy init ../billing-service', 'set up another project'],
+      ['debussy init --force', 'rewrite the files with fresh copies'],
+    ]))
     .action(lazy(() => import('./commands/init.js')));
 
   const plan = program.command('plan').description('Create a plan to start from: `debussy plan new NAME`.');
@@ -20,6 +27,7 @@ export function registerGettingStartedCommands(program: Command, lazy: LazyActio
     .addOption(new Option('--template <name>', 'which gates and tasks to start from').choices([...PLAN_TEMPLATE_NAMES]).default(DEFAULT_PLAN_TEMPLATE))
     .option('--dir <folder>', 'create the plan folder in this folder (default: plans/ at the project root)')
     .option('--force', "overwrite the generated files if the plan's folder exists")
+    .option('--json', 'print the plan written and its audit as one JSON object (docs/output.md)')
     .action(lazy(() => import('./commands/plan-new.js')));
 
   program
@@ -29,5 +37,6 @@ export function registerGettingStartedCommands(program: Command, lazy: LazyActio
     .option('--phase <id>', 'only the sessions of this phase')
     .option('--follow', 'keep printing new lines until the run ends (or Ctrl-C)')
     .option('--raw', "print the raw stream-json of claude's sessions instead")
+    .option('--json', 'print one JSON object per session, its log text included (NDJSON; not with --follow; docs/output.md)')
     .action(lazy(() => import('./commands/logs.js')));
 }

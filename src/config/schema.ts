@@ -16,6 +16,8 @@ export interface KeyDefinition {
   choices?: readonly string[];
   /** The `debussy run` flag that overrides it, if any. */
   flag?: string;
+  /** The flag's --help text when the description reads wrong for it (a --no- flag turns the key off). */
+  flagHelp?: string;
   /** One-line meaning, for docs and --help. */
   description: string;
   /** Which group it belongs to in docs and the generated config file. */
@@ -57,6 +59,7 @@ export const CONFIG_SCHEMA = {
   },
   auto_commit: {
     kind: 'boolean', default: true, flag: '--no-auto-commit', group: 'git',
+    flagHelp: "do not commit the agent's work: it stays uncommitted in the working tree for you to review (sets auto_commit to false; by default debussy commits before each restart and when a phase completes)",
     description: "Commit the agent's work before each restart and when a phase completes.",
   },
   commit_on_failure: {

@@ -22,7 +22,7 @@ afterEach(() => {
 
 async function initConfigText(): Promise<string> {
   const project = tempDir('debussy-schema-');
-  cleanups.push(project.cleanup);
+  cleanups.push(() => project.cleanup());
   initRepo(project.dir);
   const result = await debussy(['init'], { cwd: project.dir });
   expect(result.code, result.stderr).toBe(0);

@@ -19,6 +19,23 @@ interface DoneOptions {
   report?: string;
   plan?: string;
   verify?: boolean;
+  json?: boolean;
+}
+
+/** `done --json`: what was recorded, where, and the gates when --verify ran them (docs/output.md). */
+export interface DoneJson {
+  phase: string;
+  status: SignalStatus;
+  /** `run`: the active run's journal took the signal; `project`: a mark the next run reads; null: nothing recorded. */
+  recordedIn: 'run' | 'project' | null;
+  runId?: string;
+  plan: string;
+  verified: boolean;
+  gates?: { name: string; command: string; passed: boolean }[];
+}
+
+function printJson(result: DoneJson): void {
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 function parseReport(text: string | undefined): unknown {
@@ -56,16 +73,19 @@ export default async function doneCommand(options: DoneOptions): Promise<number>
   const phase = requirePhase(plan, options.phase);
 
   let verified = false;
+  let gates: DoneJson['gates'];
   if (options.verify) {
     const outcomes = await runGates(phase.file?.gates ?? [], root, config.gate_timeout);
     // In a session this goes to the model: a gate's output (or a command from the config) can hold a secret.
     const redact = createRedactor(process.env);
-    for (const outcome of outcomes) {
+    gates = outcomes.map((o) => ({ name: o.name, command: redact(o.command), passed: o.passed }));
+    for (const outcome of options.json ? [] : outcomes) {
       process.stdout.write(redact(`gate ${outcome.name}: ${outcome.passed ? 'passed' : 'FAILED'} (${outcome.command || 'no command'})\n`));
       if (!outcome.passed && outcome.outputTail) process.stdout.write(`${redact(outcome.outputTail).split('\n').map((l) => `  | ${l}`).join('\n')}\n`);
     }
     const failed = outcomes.filter((o) => !o.passed);
     if (failed.length > 0) {
+      if (options.json) printJson({ phase: phase.id, status: options.status, recordedIn: null, plan: planPath, verified: false, gates });
       process.stderr.write(`debussy: phase ${phase.id} not marked: gate(s) ${failed.map((o) => o.name).join(', ')} failed\n  Fix them and run again.\n`);
       return 1;
     }
@@ -78,12 +98,17 @@ export default async function doneCommand(options: DoneOptions): Promise<number>
       throw new StateError('E_PHASE_NOT_IN_RUN', `phase ${phase.id} is not part of the active run ${active.state.runId}`, { exitKind: 'usage', hint: `Phases in this run: ${active.state.phaseOrder.join(', ')}` });
     }
     appendEvent(active.journal, signalEvent({ phaseId: phase.id, status: options.status, attemptId, reason: options.reason, report }, process.env));
-    process.stdout.write(signalRecordedLine(phase.id, options.status));
+    if (options.json) printJson({ phase: phase.id, status: options.status, recordedIn: 'run', runId: active.state.runId, plan: planPath, verified, ...(gates ? { gates } : {}) });
+    else process.stdout.write(signalRecordedLine(phase.id, options.status));
     return 0;
   }
 
   if (options.plan) recordPlanUsed(root, planPath);
   recordPhaseMark(root, { planPath, phaseId: phase.id, status: options.status, verified, ...(options.reason === undefined ? {} : { reason: options.reason }) });
+  if (options.json) {
+    printJson({ phase: phase.id, status: options.status, recordedIn: 'project', plan: planPath, verified, ...(gates ? { gates } : {}) });
+    return 0;
+  }
   const next = options.status === 'completed' ? '; the next `debussy run` skips it' : '';
   const elsewhere = root === (await findProjectRoot(process.cwd())) ? '' : ` in ${root}`;
   process.stdout.write(`debussy: no run is active: phase ${phase.id} of ${plan.name} marked ${options.status}${elsewhere}${verified ? ' (gates verified)' : ''}${next}\n`);

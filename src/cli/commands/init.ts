@@ -6,6 +6,7 @@ import { findProjectRoot } from '../../state/index.js';
 
 interface InitOptions {
   force?: boolean;
+  json?: boolean;
 }
 
 const LABELS: Record<FileOutcome, string> = {
@@ -20,6 +21,11 @@ const LABELS: Record<FileOutcome, string> = {
 export default async function initCommand(dirArg: string | undefined, options: InitOptions): Promise<number> {
   const dir = dirArg === undefined ? await findProjectRoot(process.cwd()) : path.resolve(dirArg);
   const report = await initProject(dir, { force: options.force === true });
+  if (options.json) {
+    // The report as the scaffold made it (docs/output.md); the project root is where debussy reads the config.
+    process.stdout.write(`${JSON.stringify({ ...report, permissions: report.permissions ?? null, projectRoot: await findProjectRoot(report.dir) })}\n`);
+    return 0;
+  }
 
   process.stdout.write(`debussy init: ${report.dir}\n`);
   const width = Math.max(...report.files.map((file) => LABELS[file.outcome].length));

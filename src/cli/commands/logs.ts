@@ -3,7 +3,7 @@
  * header; `--raw` gives claude's stream-json instead, `--follow` keeps printing until the run ends.
  */
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StateError, UsageError } from '../../errors/index.js';
@@ -26,6 +26,7 @@ interface LogsOptions {
   phase?: string;
   follow?: boolean;
   raw?: boolean;
+  json?: boolean;
 }
 
 interface SessionLog {
@@ -33,6 +34,10 @@ interface SessionLog {
   /** File name without its extension, as the session runner names it: `<phase>-<NN>`. */
   base: string;
   header: string;
+  /** What the journal says of it, for --json; absent for a log the journal does not mention. */
+  start?: SessionStartedEvent;
+  attempt?: AttemptStartedEvent;
+  end?: SessionEndedEvent;
 }
 
 const READABLE = '.log';
@@ -41,6 +46,7 @@ const FOLLOW_POLL_MS = 300;
 const RUNS_LISTED = 10;
 
 export default async function logsCommand(runArg: string | undefined, options: LogsOptions): Promise<number> {
+  if (options.json && options.follow) throw new UsageError('--json and --follow cannot be combined', 'Use --json for the sessions so far, or --follow to watch a run as text.');
   const root = await projectRootForCommand(process.env);
   const run = await pickRun(root, runArg);
   const suffix = options.raw ? RAW : READABLE;
@@ -53,6 +59,8 @@ export default async function logsCommand(runArg: string | undefined, options: L
     const all = await listSessions(events, sessionsDir, suffix);
     return options.phase === undefined ? all : all.filter((session) => session.phaseId === options.phase);
   };
+
+  if (options.json) return printJson(run, await wanted(), sessionsDir, suffix);
 
   const out = new Output();
   out.attach();
@@ -155,7 +163,8 @@ async function listSessions(events: JournalEvent[], sessionsDir: string, suffix:
     if (seen.has(base)) continue;
     seen.add(base);
     const end = ends.get(`${start.phaseId}\n${start.sessionIndex}`);
-    sessions.push({ phaseId: start.phaseId, base, header: sessionHeader(start, attempts.get(start.attemptId), end, titles.get(start.phaseId)) });
+    const attempt = attempts.get(start.attemptId);
+    sessions.push({ phaseId: start.phaseId, base, header: sessionHeader(start, attempt, end, titles.get(start.phaseId)), start, ...(attempt ? { attempt } : {}), ...(end ? { end } : {}) });
   }
 
   let names: string[] = [];
@@ -171,6 +180,43 @@ async function listSessions(events: JournalEvent[], sessionsDir: string, suffix:
     sessions.push({ phaseId, base, header: `==> ${name} (not in the run's journal) <==` });
   }
   return sessions;
+}
+
+/**
+ * `logs --json`: one object per session (NDJSON), in the order they started, each with its log's
+ * text (docs/output.md).
+ */
+async function printJson(run: RunSummary, sessions: SessionLog[], sessionsDir: string, suffix: string): Promise<number> {
+  const out = new Output();
+  out.attach();
+  try {
+    for (const session of sessions) {
+      const file = path.join(sessionsDir, session.base + suffix);
+      let text: string | null = null;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch {
+        // Started, but its log is missing: text null.
+      }
+      const row = {
+        runId: run.runId,
+        phaseId: session.phaseId,
+        session: session.base,
+        sessionIndex: session.start?.sessionIndex ?? null,
+        attempt: session.attempt ? { kind: session.attempt.kind, attemptId: session.attempt.attemptId } : null,
+        startedAt: session.start?.ts ?? null,
+        ended: session.end ? { outcome: session.end.outcome, durationMs: session.end.durationMs ?? null, peakContextPercent: session.end.peakContextPercent ?? null } : null,
+        inJournal: session.start !== undefined,
+        file,
+        text,
+      };
+      await out.write(process.stdout, `${JSON.stringify(row)}\n`);
+      if (out.closed) break;
+    }
+    return 0;
+  } finally {
+    out.detach();
+  }
 }
 
 function sessionHeader(start: SessionStartedEvent, attempt: AttemptStartedEvent | undefined, end: SessionEndedEvent | undefined, title: string | undefined): string {

@@ -10,6 +10,7 @@ interface PlanNewOptions {
   template: string;
   dir?: string;
   force?: boolean;
+  json?: boolean;
 }
 
 function parsePhaseCount(text: string): number {
@@ -26,6 +27,12 @@ export default async function planNewCommand(name: string, options: PlanNewOptio
   const plansDir = options.dir === undefined ? path.join(root, 'plans') : path.resolve(options.dir);
   const report = await createPlan({ name, phases, template: options.template, plansDir, projectRoot: root, force: options.force === true });
 
+  if (options.json) {
+    const audit = await auditPlan(report.masterPath);
+    const { errors, warnings, findings } = audit;
+    process.stdout.write(`${JSON.stringify({ name, phases, ...report, audit: { errors, warnings, findings } })}\n`);
+    return errors > 0 ? 1 : 0;
+  }
   const shown = (file: string): string => path.relative(process.cwd(), file) || file;
   process.stdout.write(`Plan "${name}" (${options.template} template, ${phases} phase${phases === 1 ? '' : 's'}) in ${shown(report.dir)}:\n`);
   for (const file of report.files) process.stdout.write(`  ${file.outcome.padEnd(11)}  ${shown(file.path)}\n`);

@@ -8,6 +8,7 @@ interface ProgressOptions {
   phase: string;
   message?: string;
   step?: string;
+  json?: boolean;
 }
 
 export default async function progressCommand(options: ProgressOptions): Promise<number> {
@@ -23,6 +24,7 @@ export default async function progressCommand(options: ProgressOptions): Promise
   }
   const attemptId = active.attemptIdFromEnv ?? active.state.phases[options.phase]?.currentAttemptId;
   appendEvent(active.journal, progressEvent(options.phase, message, attemptId, process.env));
-  process.stdout.write(progressRecordedLine(options.phase));
+  if (options.json) process.stdout.write(`${JSON.stringify({ phase: options.phase, runId: active.state.runId, recorded: true })}\n`);
+  else process.stdout.write(progressRecordedLine(options.phase));
   return 0;
 }

@@ -1,0 +1,52 @@
+/**
+ * `debussy doctor`: one line per check of what a run needs (claude and its version, credentials,
+ * git identity, permissions, the config, notification targets), with the fix for each that is not
+ * fine. Exit 0 when nothing fails (warnings included), 3 (prerequisites) otherwise.
+ */
+import path from 'node:path';
+import {
+  checkAuth,
+  checkClaude,
+  checkConfig,
+  checkGit,
+  checkNotify,
+  checkPermissions,
+  gatherAuth,
+  gatherClaude,
+  gatherConfig,
+  gatherGit,
+  gatherNotify,
+  gatherPermissions,
+  type DoctorCheck,
+} from '../../doctor/index.js';
+import { EXIT_CODES } from '../../errors/index.js';
+import { findProjectRoot } from '../../state/index.js';
+
+interface DoctorOptions {
+  json?: boolean;
+  config?: string;
+}
+
+const MARKS: Record<DoctorCheck['status'], string> = { pass: 'ok  ', warn: 'warn', fail: 'FAIL' };
+
+export default async function doctorCommand(options: DoctorOptions): Promise<number> {
+  const root = await findProjectRoot(process.cwd());
+  const env = process.env;
+  const { facts: configFacts, config } = await gatherConfig(root, options.config === undefined ? undefined : path.resolve(options.config));
+  const [claude, auth, git, notify] = await Promise.all([gatherClaude(config.claude_command, env), gatherAuth(env), gatherGit(root, config, env), gatherNotify(config)]);
+  const checks: DoctorCheck[] = [checkClaude(claude), checkAuth(auth), checkGit(git), checkPermissions(gatherPermissions(root, config, env)), checkConfig(configFacts), checkNotify(notify)];
+  const failed = checks.filter((check) => check.status === 'fail').length;
+  const warned = checks.filter((check) => check.status === 'warn').length;
+  const code = failed > 0 ? EXIT_CODES.prerequisites.code : EXIT_CODES.success.code;
+
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ ok: failed === 0, project: root, failed, warnings: warned, checks })}\n`);
+    return code;
+  }
+  for (const check of checks) {
+    process.stdout.write(`${MARKS[check.status]}  ${check.message}\n`);
+    if (check.fix !== undefined) process.stdout.write(`      fix: ${check.fix}\n`);
+  }
+  process.stdout.write(failed > 0 ? `${failed} check(s) failed${warned > 0 ? `, ${warned} warning(s)` : ''}.\n` : warned > 0 ? `Ready to run, with ${warned} warning(s).\n` : 'Ready to run.\n');
+  return code;
+}

@@ -1,0 +1,157 @@
+/**
+ * `debussy doctor`'s verdicts: each check is a pure function of facts gathered elsewhere
+ * (gather-facts.ts), returning one line's worth: what was found and, when it is not fine, the fix.
+ */
+import type { PermissionVerdict } from '../permissions/rule-check.js';
+import { TESTED_CLAUDE_VERSION } from './tested-claude-version.js';
+
+export type CheckStatus = 'pass' | 'warn' | 'fail';
+
+export interface DoctorCheck {
+  id: 'claude' | 'auth' | 'git' | 'permissions' | 'config' | 'notify';
+  status: CheckStatus;
+  /** What was found, one line. */
+  message: string;
+  /** What to do about it; absent when the check passed. */
+  fix?: string;
+}
+
+export interface ClaudeFacts {
+  command: string;
+  path: string | undefined;
+  /** `claude --version`'s first number, e.g. 2.1.197. */
+  version: string | undefined;
+  versionError: string | undefined;
+}
+
+/** -1, 0, 1 as a < b, a == b, a > b, for dotted numbers (2.1.197). */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  return 0;
+}
+
+export function checkClaude(facts: ClaudeFacts): DoctorCheck {
+  if (facts.path === undefined) {
+    return {
+      id: 'claude', status: 'fail', message: `claude: "${facts.command}" not found${facts.command.includes('/') ? '' : ' on PATH'}`,
+      fix: 'Install Claude Code (npm install -g @anthropic-ai/claude-code), or set claude_command in .debussy/config.yaml to its path.',
+    };
+  }
+  if (facts.version === undefined) {
+    return { id: 'claude', status: 'fail', message: `claude: ${facts.path} did not tell its version (${facts.versionError ?? 'no version in its output'})`, fix: `Run \`${facts.path} --version\` to see why; reinstall Claude Code if it fails.` };
+  }
+  if (compareVersions(facts.version, TESTED_CLAUDE_VERSION) < 0) {
+    return {
+      id: 'claude', status: 'warn', message: `claude ${facts.version} at ${facts.path}, older than ${TESTED_CLAUDE_VERSION}, the version debussy is tested with`,
+      fix: 'Update it: npm install -g @anthropic-ai/claude-code@latest (or `claude update`).',
+    };
+  }
+  return { id: 'claude', status: 'pass', message: `claude ${facts.version} at ${facts.path}` };
+}
+
+export interface AuthFacts {
+  /** Names (never values) of the credential variables set in the environment. */
+  envVariables: string[];
+  /** Where claude keeps a login that was found: a file path or "macOS keychain". */
+  loginStore: string | undefined;
+  /** A Claude Code settings file with apiKeyHelper. */
+  apiKeyHelper: string | undefined;
+}
+
+export function checkAuth(facts: AuthFacts): DoctorCheck {
+  if (facts.envVariables.length > 0) return { id: 'auth', status: 'pass', message: `credentials: ${facts.envVariables.join(', ')} set` };
+  if (facts.loginStore !== undefined) return { id: 'auth', status: 'pass', message: `credentials: logged in to Claude Code (${facts.loginStore})` };
+  if (facts.apiKeyHelper !== undefined) return { id: 'auth', status: 'pass', message: `credentials: apiKeyHelper in ${facts.apiKeyHelper}` };
+  return {
+    id: 'auth', status: 'fail', message: 'credentials: no ANTHROPIC_API_KEY and no Claude Code login found',
+    fix: 'Run `claude` once and log in (/login), or set ANTHROPIC_API_KEY in the environment debussy runs in.',
+  };
+}
+
+export interface GitFacts {
+  inRepo: boolean;
+  autoCommit: boolean;
+  name: string | undefined;
+  email: string | undefined;
+}
+
+export function checkGit(facts: GitFacts): DoctorCheck {
+  if (!facts.inRepo) {
+    return facts.autoCommit
+      ? { id: 'git', status: 'fail', message: 'git: not inside a git repository, and auto_commit is on', fix: 'Run `git init` and commit your files, or pass --no-auto-commit to `debussy run`.' }
+      : { id: 'git', status: 'pass', message: 'git: not a repository; auto_commit is off, so debussy commits nothing' };
+  }
+  const missing = [facts.name === undefined ? 'user.name' : undefined, facts.email === undefined ? 'user.email' : undefined].filter((key): key is string => key !== undefined);
+  if (missing.length > 0) {
+    return {
+      id: 'git', status: 'warn', message: `git: no ${missing.join(' or ')} configured; debussy's commits would be authored by "debussy <debussy@localhost>"`,
+      fix: `Set them: ${missing.map((key) => `git config --global ${key} ${key === 'user.name' ? '"Your Name"' : 'you@example.com'}`).join(' && ')}`,
+    };
+  }
+  return { id: 'git', status: 'pass', message: `git: commits as ${facts.name} <${facts.email}>` };
+}
+
+export interface PermissionFacts {
+  mode: string | undefined;
+  allowedRules: number;
+  edits: PermissionVerdict;
+  doneSignal: PermissionVerdict;
+  /** claude refuses --dangerously-skip-permissions / bypassPermissions as root outside a sandbox. */
+  rootWithoutSandbox: boolean;
+}
+
+export function checkPermissions(facts: PermissionFacts): DoctorCheck {
+  const mode = facts.mode === undefined ? 'permission_mode unset' : `permission_mode ${facts.mode}`;
+  if (facts.rootWithoutSandbox) {
+    return {
+      id: 'permissions', status: 'fail', message: `permissions: running as root with permission checks skipped (${mode}); claude refuses that outside a sandbox`,
+      fix: 'Set IS_SANDBOX=1 inside a sandbox or container, or run as another user, or choose permission_mode acceptEdits with allowed_tools (docs/permissions.md).',
+    };
+  }
+  const refused = [facts.edits === 'refused' ? 'file edits' : undefined, facts.doneSignal === 'refused' ? '`debussy done`' : undefined].filter((x): x is string => x !== undefined);
+  if (refused.length > 0) {
+    return {
+      id: 'permissions', status: 'fail', message: `permissions: claude would refuse the agent's ${refused.join(' and ')} (${mode}, ${facts.allowedRules} allow rule(s) in debussy's and Claude Code's settings)`,
+      fix: 'Set permission_mode: acceptEdits and allowed_tools for your tools in .debussy/config.yaml (`debussy init` writes them; docs/permissions.md).',
+    };
+  }
+  if (facts.edits === 'unknown') {
+    return { id: 'permissions', status: 'warn', message: `permissions: ${mode} lets claude decide each call; a refused one fails the phase`, fix: 'Prefer permission_mode acceptEdits with allowed_tools for unattended runs (docs/permissions.md).' };
+  }
+  return { id: 'permissions', status: 'pass', message: `permissions: ${mode}, ${facts.allowedRules} allowed_tools rule(s); the agent can edit files and signal` };
+}
+
+export interface ConfigFacts {
+  file: string | undefined;
+  errors: string[];
+  warnings: string[];
+}
+
+export function checkConfig(facts: ConfigFacts): DoctorCheck {
+  const where = facts.file === undefined ? 'no config file, the defaults are used' : `${facts.file} is valid`;
+  if (facts.errors.length > 0) {
+    return { id: 'config', status: 'fail', message: `config: ${facts.errors[0]}${facts.errors.length > 1 ? ` (and ${facts.errors.length - 1} more)` : ''}`, fix: 'Fix the value (`debussy config` shows every problem; docs/configuration.md).' };
+  }
+  if (facts.warnings.length > 0) return { id: 'config', status: 'warn', message: `config: ${facts.warnings[0]}`, fix: 'Fix or remove the key (docs/configuration.md).' };
+  return { id: 'config', status: 'pass', message: `config: ${where}` };
+}
+
+export interface NotifyFacts {
+  /** The webhook's origin only (no path, no credentials), when one is configured. */
+  webhook: string | undefined;
+  /** Undefined: reachable; else why not. */
+  webhookProblem: string | undefined;
+}
+
+export function checkNotify(facts: NotifyFacts): DoctorCheck {
+  if (facts.webhook === undefined) return { id: 'notify', status: 'pass', message: 'notifications: no webhook configured' };
+  if (facts.webhookProblem !== undefined) {
+    return { id: 'notify', status: 'fail', message: `notifications: the webhook at ${facts.webhook} is not reachable (${facts.webhookProblem})`, fix: 'Check notify_webhook in .debussy/config.yaml and that the server is up.' };
+  }
+  return { id: 'notify', status: 'pass', message: `notifications: the webhook at ${facts.webhook} answers` };
+}
