@@ -272,3 +272,20 @@ describe('ContextMonitor limit: context_threshold or max_context_tokens, whichev
     expect(override.m.snapshot().contextWindow).toBe(500_000);
   });
 });
+
+describe('ContextMonitor calibration across a model switch', () => {
+  it('a pair across two models teaches neither; the new model is projected with its own prior', () => {
+    const { m, feed } = monitor({ contextWindowOverride: 1_000_000 });
+    const file = 'const value = compute(input, options); // a line of code\n'.repeat(120);
+    const counted = countTokens(file);
+    feed(usage('a1', 20_000, 0, 0, 'claude-opus-4-6'), toolStart('t1', 'Read', { file_path: '/f' }), toolResult('t1', file));
+    // Across the switch the context grew by 3 x what entered: no model may learn that.
+    feed(usage('b1', 20_000 + 3 * counted, 0, 0, 'claude-haiku-4-5-20251001'));
+    const calibration = m.tokenCalibration;
+    expect(calibration.factorFor('claude-opus-4-6', 'Read')).toBeCloseTo(1.2, 10);
+    expect(calibration.factorFor('claude-haiku-4-5-20251001', 'Read')).toBeCloseTo(1.2, 10);
+    feed(toolStart('t2', 'Read', { file_path: '/f' }), toolResult('t2', file));
+    // haiku-4-5's prior: 1.2 x cl100k + 120 per call.
+    expect(m.snapshot().projectedExtraTokens).toBe(Math.round(1.2 * (countTokens('Read') + countTokens(JSON.stringify({ file_path: '/f' })) + counted) + 120));
+  });
+});
