@@ -273,6 +273,12 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         for (const warning of notes.missingSections) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: warning });
         const problems = notes.missingFiles;
         const failed = outcomes.filter((o) => !o.passed);
+        // The agent could not do what is checked: a remediation session would be refused the same way.
+        if ((failed.length > 0 || (problems.length > 0 && retries < config.max_retries)) && report.refusals.length > 0) {
+          const unmet = [...(failed.length > 0 ? [`gate(s) ${failed.map((o) => o.name).join(', ')} failed`] : []), ...problems].join('; ');
+          const refused = describeRefusals(report.refusals.map((r) => r.summary));
+          return finish({ status: 'aborted', reason: `${unmet} after ${refused}: allow them with permission_mode / allowed_tools`, hint: FAILURE_CLASSES.permissions.suggestedAction, exitKind: 'permissions' });
+        }
         if (failed.length === 0 && problems.length > 0 && retries < config.max_retries) {
           retries += 1;
           recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `gates passed but ${problems.join('; ')}: remediation ${retries}/${config.max_retries}` });
@@ -288,11 +294,6 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
           return finish({ status: 'completed' });
         }
         const names = failed.map((o) => o.name).join(', ');
-        // The agent could not do what the gates check: a remediation session would be refused the same way.
-        if (report.refusals.length > 0) {
-          const refused = describeRefusals(report.refusals.map((r) => r.summary));
-          return finish({ status: 'aborted', reason: `gate(s) ${names} failed after ${refused}: allow them with permission_mode / allowed_tools`, hint: FAILURE_CLASSES.permissions.suggestedAction, exitKind: 'permissions' });
-        }
         if (retries >= config.max_retries) {
           return finish({ status: 'failed', reason: `gate(s) ${names} still failing after ${retries} remediation session(s) (max_retries ${config.max_retries})`, hint: 'Run the gates yourself (`debussy done --phase ID --verify` shows them) and fix what remains.' });
         }
