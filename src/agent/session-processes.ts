@@ -5,7 +5,7 @@
  * seen, or that carries the session's marker variable, is terminated.
  */
 import { isProcessAlive } from '../process/identity.js';
-import { findSessionProcesses, terminateProcesses, type ProcessRef } from '../process/tree.js';
+import { findDescendants, findSessionProcesses, terminateProcesses, type ProcessRef } from '../process/tree.js';
 
 export const SESSION_MARKER_VAR = 'DEBUSSY_SESSION_MARKER';
 const SNAPSHOT_INTERVAL_MS = 1_000;
@@ -26,8 +26,7 @@ export class SessionProcesses {
 
   snapshot(): void {
     // Parent links only mean something while the root is the process we started.
-    if (!isProcessAlive(this.root.pid, this.root.startTime)) return;
-    for (const ref of findSessionProcesses(this.root.pid)) this.seen.set(ref.pid, ref);
+    for (const ref of findDescendants(this.root)) this.seen.set(ref.pid, ref);
   }
 
   stop(): void {

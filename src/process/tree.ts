@@ -6,7 +6,7 @@
  * (inherited by everything the session starts, and kept across re-parenting). Both come from the
  * process table (procfs or ps, see process-table.ts).
  */
-import { liveProcesses, processStartTime, type ProcessIdentity } from './identity.js';
+import { liveProcesses, processStartTime, sameStart, type ProcessIdentity } from './identity.js';
 import { processTable, type ListedProcess, type ProcessEntry, type ProcessMarker } from './process-table.js';
 
 export type { ProcessMarker } from './process-table.js';
@@ -14,12 +14,7 @@ export type { ProcessMarker } from './process-table.js';
 /** A process seen once: with its start time, a recycled PID is never mistaken for it. */
 export type ProcessRef = ProcessIdentity;
 
-/**
- * The live processes of a session: descendants of `rootPid` (root excluded) and, with a marker,
- * every process whose environment holds `name=value`. Never includes this process.
- */
-export function findSessionProcesses(rootPid: number, marker?: ProcessMarker): ProcessRef[] {
-  const entries = processTable().list(marker);
+function collect(entries: readonly ListedProcess[], rootPid: number): ProcessRef[] {
   const children = new Map<number, ListedProcess[]>();
   for (const entry of entries) {
     const list = children.get(entry.ppid);
@@ -41,6 +36,25 @@ export function findSessionProcesses(rootPid: number, marker?: ProcessMarker): P
   found.delete(rootPid);
   found.delete(process.pid);
   return [...found.values()];
+}
+
+/**
+ * The live processes of a session: descendants of `rootPid` (root excluded) and, with a marker,
+ * every process whose environment holds `name=value`. Never includes this process.
+ */
+export function findSessionProcesses(rootPid: number, marker?: ProcessMarker): ProcessRef[] {
+  return collect(processTable().list(marker), rootPid);
+}
+
+/**
+ * The descendants of `root` while it is still the process referred to (parent links mean nothing
+ * once its PID went to another), else none. One pass over the process table: one `ps` under ps.
+ */
+export function findDescendants(root: ProcessRef): ProcessRef[] {
+  const entries = processTable().list();
+  const entry = entries.find((candidate) => candidate.pid === root.pid);
+  if (entry === undefined || (root.startTime !== undefined && !sameStart(root.startTime, entry.startTime))) return [];
+  return collect(entries, root.pid);
 }
 
 /** Every live process (this one excepted) whose environment carries `marker`. */

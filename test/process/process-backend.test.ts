@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessAlive, processStartTime, sameStart, startClockOf } from '../../src/process/identity.js';
 import { chooseProcessBackend, processTable, PROCESS_BACKEND_VAR } from '../../src/process/process-table.js';
-import { findMarkedProcesses } from '../../src/process/tree.js';
+import { findDescendants, findMarkedProcesses } from '../../src/process/tree.js';
 
 const started: ChildProcess[] = [];
 const saved = process.env[PROCESS_BACKEND_VAR];
@@ -88,5 +88,24 @@ describe('one process seen by both backends', () => {
     expect(findMarkedProcesses(marker).map((r) => r.pid)).toEqual([pid]);
     expect(findMarkedProcesses({ ...marker, value: marker.value.slice(0, -1) })).toEqual([]);
     expect(findMarkedProcesses({ ...marker, value: marker.value.slice(0, -1), prefix: true }).map((r) => r.pid)).toEqual([pid]);
+  });
+});
+
+describe.each(['procfs', 'ps'])('findDescendants (%s)', (backend) => {
+  it("lists a root's descendants only while the root is the process referred to", async () => {
+    process.env[PROCESS_BACKEND_VAR] = backend;
+    const shell = spawn('sh', ['-c', 'sleep 31 & wait'], { stdio: 'ignore' });
+    started.push(shell);
+    const root = shell.pid ?? -1;
+    let found: number[] = [];
+    for (let i = 0; i < 50 && found.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      found = findDescendants({ pid: root, startTime: processStartTime(root) ?? -1 }).map((r) => r.pid);
+    }
+    expect(found).toHaveLength(1);
+    expect(findDescendants({ pid: root })).toHaveLength(1);
+    const startTime = processStartTime(root) ?? -1;
+    expect(findDescendants({ pid: root, startTime: startTime + (startClockOf(startTime) === 'ticks' ? 1 : 1000) })).toEqual([]);
+    for (const pid of found) process.kill(pid, 'SIGKILL');
   });
 });
