@@ -11,6 +11,8 @@ export interface ReplayOptions {
   thresholdPercent: number;
   maxContextTokens: number | undefined;
   contextWindow: number | undefined;
+  /** 'sidechain' replays a subagent's own transcript; default: the main chain. */
+  chain?: 'main' | 'sidechain';
 }
 
 export interface ReplayCall {
@@ -28,7 +30,8 @@ export interface ReplayCall {
 
 export interface ReplayEnd {
   badLines: number;
-  sidechainEntries: number;
+  /** Entries of the other chain left apart (subagent entries when the main chain is replayed). */
+  otherChainEntries: number;
   contextWindow: number | undefined;
   limit: ContextLimit | undefined;
   /** What the calibration ended with, per model seen. */
@@ -47,7 +50,7 @@ export async function* replayTranscript(lines: AsyncIterable<string[]>, options:
       crossed = true;
     },
   });
-  const state: TranscriptState = newTranscriptState();
+  const state: TranscriptState = newTranscriptState(options.chain);
   const models = new Set<string>();
   let index = 0;
   let compactedSince = false;
@@ -86,5 +89,5 @@ export async function* replayTranscript(lines: AsyncIterable<string[]>, options:
   const calibration = Object.fromEntries(
     [...models].map((model) => [model, { factor: monitor.tokenCalibration.factorFor(model), overheadPerCall: monitor.tokenCalibration.overheadFor(model) }]),
   );
-  return { badLines: state.badLines, sidechainEntries: state.sidechainEntries, contextWindow: snapshot.contextWindow, limit: snapshot.limit, calibration };
+  return { badLines: state.badLines, otherChainEntries: state.otherChainEntries, contextWindow: snapshot.contextWindow, limit: snapshot.limit, calibration };
 }

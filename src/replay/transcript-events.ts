@@ -19,19 +19,21 @@ import { arrayField, isRecord, numberField, recordField, stringField, type JsonR
 export type TranscriptItem = { kind: 'event'; event: AgentEvent } | { kind: 'user_text'; text: string };
 
 export interface TranscriptState {
+  /** Which conversation is read: the main chain, or a subagent's (a file under <session>/subagents/). */
+  chain: 'main' | 'sidechain';
   /** The response whose blocks are arriving: its id and the highest output_tokens seen. */
   openMessage: { id: string; outputTokens: number } | undefined;
   seenMessageIds: Set<string>;
   seenToolUseIds: Set<string>;
-  /** Lines that were not JSON, and entries of subagent conversations left out. */
+  /** Lines that were not JSON, and entries of the other chain left out. */
   badLines: number;
-  sidechainEntries: number;
+  otherChainEntries: number;
 }
 
 const SYNTHETIC_MODEL = '<synthetic>';
 
-export function newTranscriptState(): TranscriptState {
-  return { openMessage: undefined, seenMessageIds: new Set(), seenToolUseIds: new Set(), badLines: 0, sidechainEntries: 0 };
+export function newTranscriptState(chain: TranscriptState['chain'] = 'main'): TranscriptState {
+  return { chain, openMessage: undefined, seenMessageIds: new Set(), seenToolUseIds: new Set(), badLines: 0, otherChainEntries: 0 };
 }
 
 export function readTranscriptLine(line: string, state: TranscriptState): TranscriptItem[] {
@@ -44,8 +46,8 @@ export function readTranscriptLine(line: string, state: TranscriptState): Transc
     return [];
   }
   if (!isRecord(value)) return [];
-  if (value.isSidechain === true) {
-    state.sidechainEntries += 1;
+  if ((value.isSidechain === true) !== (state.chain === 'sidechain')) {
+    state.otherChainEntries += 1;
     return [];
   }
   const message = recordField(value, 'message');

@@ -3,7 +3,7 @@
  * the scripted server (counting in a way debussy does not share) writes its transcript under
  * CLAUDE_CONFIG_DIR/projects/; the built debussy binary replays it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debussy, expectNoStack } from '../cli/cli-harness.js';
@@ -95,6 +95,16 @@ describe('debussy replay over a transcript the real claude wrote', () => {
     expect(text.stdout).toContain(`debussy would have stopped before call ${stop}`);
     expect(text.stdout).toContain(`limit: ${cap.toLocaleString('en-US')} tokens (max_context_tokens)`);
     expect(text.stdout).toMatch(/projection error \(% of the reported context\): median [\d.]+%/);
+  });
+
+  it("replays a subagent's own transcript (no main chain) as its chain", async () => {
+    const lines = readFileSync(transcript, 'utf8').split('\n').filter(Boolean).map((line) => line.replace('"isSidechain":false', '"isSidechain":true'));
+    const file = path.join(repo.dir, 'agent-sub.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const result = await debussy(['replay', file], { cwd: repo.dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("(a subagent's conversation)");
+    expect(result.stdout).toContain(`${api.mainRequests().length} API calls on the subagent's chain`);
   });
 
   it('bad input: one line naming the problem, exit 2, no stack', async () => {

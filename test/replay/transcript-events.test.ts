@@ -49,7 +49,7 @@ describe('transcript events', () => {
       'assistant_text',
       'output 5',
     ]);
-    expect(state.sidechainEntries).toBe(1);
+    expect(state.otherChainEntries).toBe(1);
     expect(state.badLines).toBe(1);
   });
 
@@ -58,5 +58,16 @@ describe('transcript events', () => {
     const { items } = read([assistant('m', block, usage(1, 0, 3)), assistant('m', block, usage(1, 0, 30))]);
     expect(items.filter((i) => i.kind === 'event' && i.event.type === 'tool_start')).toHaveLength(1);
     expect(items.at(-1)).toEqual({ kind: 'event', event: { type: 'output_usage', outputTokens: 30 } });
+  });
+});
+
+describe('a subagent transcript', () => {
+  it('read as the sidechain: its own calls, the main chain left apart', () => {
+    const sidechain = (line: string) => line.replace('"isSidechain":false', '"isSidechain":true');
+    const lines = [sidechain(user('find the config')), sidechain(assistant('s1', { type: 'text', text: 'Looking.' }, usage(3, 5_000, 9))), assistant('m1', { type: 'text', text: 'main' }, usage(1, 9_000, 2))];
+    const state = newTranscriptState('sidechain');
+    const items = lines.flatMap((line) => readTranscriptLine(line, state));
+    expect(items.filter((i) => i.kind === 'event' && i.event.type === 'usage')).toMatchObject([{ event: { messageId: 's1', contextTokens: 5_003 } }]);
+    expect(state.otherChainEntries).toBe(1);
   });
 });

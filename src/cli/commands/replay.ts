@@ -21,6 +21,7 @@ interface ReplayCommandOptions {
 
 interface FileResult {
   file: string;
+  chain: 'main' | 'sidechain';
   figures: ReplayFigures;
   end: ReplayEnd;
 }
@@ -33,8 +34,10 @@ export default async function replayCommand(files: string[], options: ReplayComm
   const write = (text: string) => process.stdout.write(text);
   for (const file of files) {
     const collector = new ReplayFigureCollector();
-    if (!options.json) write(`${file}\n${header()}\n`);
-    const calls = replayTranscript(readLineBatches(createReadStream(file)), replayOptions);
+    // A subagent's own transcript (<session>/subagents/*.jsonl) has no main chain: its chain is replayed.
+    const chain = (await hasMainChain(file)) ? 'main' : 'sidechain';
+    if (!options.json) write(`${file}${chain === 'sidechain' ? ' (a subagent\'s conversation)' : ''}\n${header()}\n`);
+    const calls = replayTranscript(readLineBatches(createReadStream(file)), { ...replayOptions, chain });
     let next = await calls.next();
     while (next.done !== true) {
       const call = next.value;
@@ -44,13 +47,13 @@ export default async function replayCommand(files: string[], options: ReplayComm
       next = await calls.next();
     }
     const figures = collector.figures();
-    results.push({ file, figures, end: next.value });
-    if (!options.json) write(textFooter(figures, next.value, replayOptions));
+    results.push({ file, chain, figures, end: next.value });
+    if (!options.json) write(textFooter(figures, next.value, replayOptions, chain));
   }
   if (options.json) {
     const pooled = all.figures();
     const { stopBefore: _stop, compactedBefore: _compacted, ...pooledFigures } = summaryOf(pooled);
-    write(`${JSON.stringify({ summary: { ...pooledFigures, files: results.map((r) => ({ file: r.file, ...summaryOf(r.figures), contextWindow: r.end.contextWindow ?? null, limit: r.end.limit ?? null, calibration: r.end.calibration, sidechainEntries: r.end.sidechainEntries, badLines: r.end.badLines })) } })}\n`);
+    write(`${JSON.stringify({ summary: { ...pooledFigures, files: results.map((r) => ({ file: r.file, chain: r.chain, ...summaryOf(r.figures), contextWindow: r.end.contextWindow ?? null, limit: r.end.limit ?? null, calibration: r.end.calibration, otherChainEntries: r.end.otherChainEntries, badLines: r.end.badLines })) } })}\n`);
   } else if (files.length > 1) {
     write(`all ${files.length} transcripts: ${errorLine(all.figures())}\n`);
   }
@@ -71,6 +74,27 @@ function numberFlag(flag: string, raw: string | undefined, min: number, max: num
     throw new UsageError(`${flag} must be a number from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'any size' : max}, got "${raw}"`, `e.g. ${flag} ${flag === '--context-threshold' ? '80' : '400000'}`);
   }
   return value;
+}
+
+/** Whether any API call of the file is on the main chain (a session's transcript, not a subagent's). */
+async function hasMainChain(file: string): Promise<boolean> {
+  for await (const batch of readLineBatches(createReadStream(file))) {
+    for (const line of batch) {
+      if (!line.includes('"assistant"')) continue;
+      const entry = safeParse(line);
+      if (entry?.type === 'assistant' && entry.isSidechain !== true) return true;
+    }
+  }
+  return false;
+}
+
+function safeParse(line: string): { type?: unknown; isSidechain?: unknown } | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function checkReadable(file: string): Promise<void> {
@@ -109,8 +133,9 @@ function textRow(call: ReplayCall): string {
   return `${String(call.index).padStart(COLUMNS.index)}  ${call.model.padEnd(COLUMNS.model)}${call.reported.toLocaleString('en-US').padStart(COLUMNS.tokens)}${projected.padStart(COLUMNS.tokens)}${error.padStart(COLUMNS.error)}${notes.length > 0 ? `  ${notes.join('; ')}` : ''}\n`;
 }
 
-function textFooter(figures: ReplayFigures, end: ReplayEnd, options: ReplayOptions): string {
-  const lines = [`  ${figures.calls} API calls on the main chain${end.sidechainEntries > 0 ? ` (${end.sidechainEntries} subagent entries left apart)` : ''}${end.badLines > 0 ? `, ${end.badLines} unreadable lines` : ''}`];
+function textFooter(figures: ReplayFigures, end: ReplayEnd, options: ReplayOptions, chain: 'main' | 'sidechain'): string {
+  const apart = end.otherChainEntries > 0 ? ` (${end.otherChainEntries} ${chain === 'main' ? 'subagent' : 'main-chain'} entries left apart)` : '';
+  const lines = [`  ${figures.calls} API calls on the ${chain === 'main' ? 'main chain' : "subagent's chain"}${apart}${end.badLines > 0 ? `, ${end.badLines} unreadable lines` : ''}`];
   lines.push(`  limit: ${describeLimit(end.limit, end.contextWindow, options.thresholdPercent)}; ${figures.stopBefore === null ? 'debussy would not have stopped this session' : `debussy would have stopped before call ${figures.stopBefore}`}`);
   if (figures.compactedBefore.length > 0) lines.push(`  Claude Code compacted before call ${figures.compactedBefore.join(', ')}`);
   lines.push(`  ${errorLine(figures)}`);
