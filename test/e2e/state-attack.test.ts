@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { lockPath } from '../../src/state/index.js';
 import { E2EProject, eventsOf } from './e2e-project.js';
 import { livePids, waitFor } from './processes.js';
 import { bash, done, scriptBySession, write } from './session-script.js';
@@ -119,6 +120,7 @@ describe('a .debussy that cannot be written', () => {
     expect(result.stderr).toContain('.debussy/runs');
     expect(result.stderr).toMatch(/cannot write/);
     expect(project.api.mainRequests()).toHaveLength(0);
+    expect(existsSync(lockPath(project.dir))).toBe(false);
     const again = await project.run(['run', project.planArg]);
     expect(again.stderr).not.toContain('another debussy run');
   });
@@ -135,9 +137,15 @@ describe('a .debussy that cannot be written', () => {
     expect(livePids(/^sleep 6$/)).toEqual([]);
     expect(result.code, result.stdout + result.stderr).toBe(8);
     expect(result.stderr).toContain(path.join(project.dir, '.debussy/runs'));
+    expect(existsSync(lockPath(project.dir))).toBe(false);
+    // Nothing recorded is lost: the journal was saved outside the tree, and resumes once put back.
+    const rescued = /saved to (\S+): put it back at (\S+)/.exec(result.stderr);
+    expect(rescued).not.toBeNull();
     rmSync(path.join(project.dir, '.debussy/runs'), { force: true });
-    const next = await project.run(['status']);
-    expect(next.stderr).not.toContain('another debussy run');
+    mkdirSync(path.dirname(path.join(project.dir, rescued?.[2] ?? '')), { recursive: true });
+    writeFileSync(path.join(project.dir, rescued?.[2] ?? ''), readFileSync(rescued?.[1] ?? ''));
+    const status = await project.run(['status']);
+    expect(status.stdout).toContain('resumes phase 1 from its checkpoint');
     expect(readdirSync(path.join(project.dir, '.git'))).not.toContain('index.lock');
   });
 });
