@@ -15,7 +15,7 @@ import { PinnedArea, SHOW_CURSOR } from './pinned-area.js';
 import type { Reporter, RunStartInfo } from './reporter.js';
 import { renderRunSummary, resumeLine } from './run-summary.js';
 import { renderStatusArea } from './status-area.js';
-import { sanitizeText, truncateToWidth } from './terminal-text.js';
+import { sanitizeText, truncateToWidth, visibleWidth } from './terminal-text.js';
 import { interceptWrites, type InterceptableStream } from './write-interceptor.js';
 
 /** What the live view needs of a terminal; process.stdout fits. */
@@ -154,7 +154,7 @@ export class LiveReporter implements Reporter {
     const paint = line.tone === 'error' ? colors.red : line.tone === 'warning' ? colors.yellow : line.tone === 'text' ? colors.dim : (s: string) => s;
     const [first = '', ...rest] = line.text.split('\n');
     const prefix = `  ${colors.cyan(phaseId)} ${this.options.unicode ? '›' : '>'} `;
-    return [`${prefix}${paint(first)}`, ...rest.map((more) => `  ${' '.repeat(phaseId.length)}   ${paint(more)}`)];
+    return [`${prefix}${paint(first)}`, ...rest.map((more) => `  ${' '.repeat(visibleWidth(phaseId))}   ${paint(more)}`)];
   }
 
   private stamped(text: string): string {

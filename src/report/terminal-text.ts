@@ -4,6 +4,8 @@
  * the log or break the pinned status area, so they are removed before anything is shown.
  */
 
+import stringWidth from 'string-width';
+
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and other two-byte ESC sequences.
 // eslint-disable-next-line no-control-regex
 const ESCAPE_SEQUENCE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[()*+][ -~]|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]/g;
@@ -23,10 +25,15 @@ export function oneLine(text: string): string {
   return sanitizeText(text).replace(/\s+/g, ' ').trim();
 }
 
-/** Columns a line takes, ignoring our own colour codes (one column per code point). */
+/**
+ * Columns a line takes on a terminal, ignoring our own colour codes: CJK and emoji take two,
+ * combining marks none (string-width, the measure terminals' own wcwidth tables follow).
+ */
 export function visibleWidth(text: string): number {
-  return [...text.replace(SGR, '')].length;
+  return stringWidth(text.replace(SGR, ''));
 }
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
  * Cuts a line to at most `width` columns, keeping colour codes whole and ending with `…` when cut.
@@ -34,7 +41,7 @@ export function visibleWidth(text: string): number {
  */
 export function truncateToWidth(text: string, width: number, ellipsis = '…'): string {
   if (visibleWidth(text) <= width) return text;
-  const room = Math.max(0, width - [...ellipsis].length);
+  const room = Math.max(0, width - visibleWidth(ellipsis));
   let out = '';
   let shown = 0;
   let sawCode = false;
@@ -46,10 +53,15 @@ export function truncateToWidth(text: string, width: number, ellipsis = '…'): 
       sawCode = true;
       continue;
     }
-    for (const char of part) {
-      if (shown >= room) break;
-      out += char;
-      shown += 1;
+    // Whole characters only: a two-column one that does not fit is left out, not cut in half.
+    for (const { segment } of graphemes.segment(part)) {
+      const columns = stringWidth(segment);
+      if (shown + columns > room) {
+        shown = room;
+        break;
+      }
+      out += segment;
+      shown += columns;
     }
     if (shown >= room) break;
   }

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEBUSSY_BIN } from '../cli/cli-harness.js';
+import { visibleWidth } from '../../src/report/terminal-text.js';
 import { E2EProject, eventsOf } from '../e2e/e2e-project.js';
 import { bash, scriptBySession, write } from '../e2e/session-script.js';
 import { outputEnv } from './output-env.js';
@@ -63,6 +64,37 @@ describe.runIf(hasTmux())('the live view in a terminal', () => {
     expect(end).not.toMatch(/─{20}/);
     expect(end).not.toMatch(/context [█░│]+/);
     expect(eventsOf(await project.journal(), 'restart')).toHaveLength(1);
+  });
+});
+
+describe.runIf(hasTmux())('a CJK-titled plan in the live view', () => {
+  it('measures the title by display width: the area is redrawn in place and leaves no stale line', async () => {
+    // 34 wide characters: 68 columns, more than the room the header line has at this width.
+    const title = '請求サービスの設計と実装を行う段階日本語の長い題名で表示幅を試験する';
+    const width = 72;
+    project = await E2EProject.create({
+      phases: [{ id: '1', title }],
+      script: scriptBySession({ fresh: [bash('echo 一'), bash('echo 二'), bash('echo 三'), bash('sleep 4'), bash('debussy done --phase 1'), { kind: 'text', text: 'Phase finished.' }] }),
+    });
+    screen = await TmuxScreen.start({
+      command: [process.execPath, DEBUSSY_BIN, 'run', project.planArg], cwd: project.dir, env: outputEnv(project, {}), width, height: HEIGHT,
+    });
+    const { matched, screens } = await screen.watch((s) => s.some((l) => l.includes('› Bash: sleep 4')), { timeoutMs: 45_000 });
+    expect(matched, `never saw the last step; last screen:\n${(screens.at(-1) ?? []).join('\n')}`).toBeDefined();
+    // Every screen seen while the area was redrawn: one rule, one header, nothing wider than the terminal.
+    for (const seen of [...screens, matched ?? []]) {
+      expect(seen.filter((l) => /─{20}/.test(l)), seen.join('\n')).toHaveLength(seen.some((l) => /─{20}/.test(l)) ? 1 : 0);
+      expect(seen.filter((l) => l.includes('E2E Plan · phase 1 (1/1)')).length, seen.join('\n')).toBeLessThanOrEqual(1);
+      for (const line of seen) expect(visibleWidth(line), line).toBeLessThanOrEqual(width);
+    }
+    const header = (matched ?? []).find((l) => l.includes('E2E Plan · phase 1 (1/1)')) ?? '';
+    expect(header).toMatch(/E2E Plan · phase 1 \(1\/1\): 請求サービス/);
+
+    expect(await screen.waitForExit(45_000)).toBe(0);
+    const end = (await screen.capture()).join('\n');
+    expect(end).not.toMatch(/─{20}/);
+    expect(end).not.toContain('E2E Plan · phase 1 (1/1)');
+    expect(end).not.toMatch(/context [█░│]+/);
   });
 });
 
