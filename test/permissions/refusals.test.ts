@@ -20,6 +20,7 @@ describe('isPermissionRefusal', () => {
     ["Claude requested permissions to use WebFetch, but you haven't granted it yet.", true],
     ['Permission to use Bash with command npm test has been denied.', true],
     ['Cannot write to /tmp/p/src/x.ts while in plan mode.', true],
+    ["Permission to use Write has been denied because Claude Code is running in don't ask mode. IMPORTANT: You *may* attempt", true],
     ['npm ERR! missing script: test', false],
     ['<tool_use_error>File does not exist.</tool_use_error>', false],
     ['PreToolUse:Bash hook error: [sh]: debussy: this session is stopping', false],
