@@ -1,41 +1,55 @@
 // `npm run prepare`: builds dist/ for installs from git (`npm install -g github:debussy-cli/debussy`)
 // and for `npm install` / `npm ci` in a checkout. Plain Node, so it runs before anything is built.
 //
-// npm installs a git package globally without its devDependencies in reach of `prepare`
-// (npm/cli#8440): then TypeScript is installed here first, into this folder only.
-// A type error does not fail an install (tsc still emits; `npm run check` reports it): only a
-// build that produced no CLI does.
+// A global git install runs `prepare` without the package's dependencies in reach (npm/cli#8440),
+// and anything installed into the clone then breaks npm's own install of it. So TypeScript is then
+// installed into a temporary folder and the build runs without type information (tsc still emits
+// the same JavaScript; the type check is `npm run check`'s job, in a checkout).
+// A type error never fails an install: only a build that produced no CLI does.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const require = createRequire(new URL('../package.json', import.meta.url));
+const built = () => existsSync(path.join(root, 'dist', 'cli', 'main.js'));
 
 function findTsc() {
   try {
-    return require.resolve('typescript/bin/tsc');
+    return createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
   } catch {
     return undefined;
   }
 }
 
-let tsc = findTsc();
-if (tsc === undefined) {
-  // The global install's settings (global, prefix, allow-scripts...) must not steer this local one.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_config_(global|globalconfig|prefix|location|allow_scripts|include|omit|production|only|also)$/i.test(key)));
-  const installed = spawnSync('npm', ['install', '--no-save', '--no-package-lock', '--include=dev', '--ignore-scripts', '--location=project', '--no-audit', '--no-fund'], { cwd: root, env, stdio: 'inherit' });
-  if (installed.status !== 0) process.stderr.write('debussy prepare: installing the build tools failed\n');
-  tsc = findTsc();
-}
-if (tsc === undefined) {
-  process.stderr.write('debussy prepare: TypeScript is not installed, so dist/ cannot be built. Run `npm install` in the package folder, then `npm run build`.\n');
-  process.exit(1);
-}
-
-const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) {
-  if (!existsSync(new URL('../dist/cli/main.js', import.meta.url))) process.exit(build.status ?? 1);
-  process.stderr.write('debussy prepare: the build reported type errors (above); dist/ was written anyway. `npm run check` shows them.\n');
+const tsc = findTsc();
+if (tsc !== undefined) {
+  const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) {
+    if (!built()) process.exit(build.status ?? 1);
+    process.stderr.write('debussy prepare: the build reported type errors (above); dist/ was written anyway. `npm run check` shows them.\n');
+  }
+} else {
+  const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies?.typescript ?? 'latest';
+  const tools = mkdtempSync(path.join(os.tmpdir(), 'debussy-build-'));
+  try {
+    // The global install's settings (global, prefix, allow-scripts...) must not steer this one.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_config_(global|globalconfig|prefix|location|allow_scripts|include|omit|production|only|also)$/i.test(key)));
+    const install = spawnSync('npm', ['install', '--prefix', tools, '--no-save', '--no-package-lock', '--ignore-scripts', '--no-audit', '--no-fund', `typescript@${version}`], { cwd: tools, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const toolTsc = path.join(tools, 'node_modules', 'typescript', 'bin', 'tsc');
+    if (install.status !== 0 || !existsSync(toolTsc)) {
+      process.stderr.write('debussy prepare: TypeScript could not be installed, so dist/ cannot be built. Install debussy from a checkout: npm install && npm install -g .\n');
+      process.exit(1);
+    }
+    // The dependencies' types are out of reach here: their diagnostics are expected and not shown.
+    spawnSync(process.execPath, [toolTsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+    if (!built()) {
+      process.stderr.write('debussy prepare: the build wrote no dist/cli/main.js.\n');
+      process.exit(1);
+    }
+  } finally {
+    rmSync(tools, { recursive: true, force: true });
+  }
 }
