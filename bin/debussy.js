@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
 
-// A git install whose build did not run (npm 11 skips a git dependency's `prepare` unless allowed)
-// has no dist/: one line with the fix instead of ERR_MODULE_NOT_FOUND.
+// An install whose build did not run (`npm install -g github:...`: npm 11 skips a git package's
+// `prepare` unless allowed) has no dist/: one line with the fix instead of ERR_MODULE_NOT_FOUND.
 if (!existsSync(new URL('../dist/cli/main.js', import.meta.url))) {
   process.stderr.write(
     'debussy: this install has no build (dist/ is missing), so it cannot run.\n' +
-      '  Install it from npm, or from git with its build allowed: npm install -g --allow-scripts=debussy github:debussy-cli/debussy (in a checkout: npm run build).\n',
+      '  Install it as a package built from git: npm install -g "$(npm pack github:debussy-cli/debussy | tail -n 1)" (in a checkout: npm ci, or npm run build).\n',
   );
   process.exit(1);
 }
