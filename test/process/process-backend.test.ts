@@ -3,6 +3,9 @@
  * correctly by the other (the same clock compares exactly; another clock falls back to the PID).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessAlive, processStartTime, sameStart, startClockOf } from '../../src/process/identity.js';
 import { chooseProcessBackend, processTable, PROCESS_BACKEND_VAR } from '../../src/process/process-table.js';
@@ -107,5 +110,31 @@ describe.each(['procfs', 'ps'])('findDescendants (%s)', (backend) => {
     const startTime = processStartTime(root) ?? -1;
     expect(findDescendants({ pid: root, startTime: startTime + (startClockOf(startTime) === 'ticks' ? 1 : 1000) })).toEqual([]);
     for (const pid of found) process.kill(pid, 'SIGKILL');
+  });
+});
+
+describe.each([
+  ['fails', 'exit 1'],
+  ['prints something else', 'echo "ps: illegal option -- E"; echo "usage: ps [-AaCcEefhjlMmrSTvwXx]"'],
+])('a ps that %s', (_what, body) => {
+  it('cannot tell: the PID alone decides, nothing is found, nothing throws', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'debussy-broken-ps-'));
+    const savedPath = process.env.PATH;
+    try {
+      writeFileSync(path.join(dir, 'ps'), `#!/bin/sh\n${body}\n`);
+      chmodSync(path.join(dir, 'ps'), 0o755);
+      const marker = { name: 'DEBUSSY_GATE_MARKER', value: `b-${process.pid}-${Date.now()}` };
+      const pid = sleeper({ [marker.name]: marker.value });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      process.env[PROCESS_BACKEND_VAR] = 'ps';
+      process.env.PATH = `${dir}:${savedPath ?? ''}`;
+      expect(processTable().readMany([pid])).toBeUndefined();
+      expect(processStartTime(pid)).toBeUndefined();
+      expect(isProcessAlive(pid, 1795464849000)).toBe(true); // errs towards "still running"
+      expect(findMarkedProcesses(marker)).toEqual([]);
+    } finally {
+      process.env.PATH = savedPath;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
