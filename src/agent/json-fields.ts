@@ -24,3 +24,16 @@ export function arrayField(record: JsonRecord, key: string): unknown[] | undefin
   const value = record[key];
   return Array.isArray(value) ? (value as unknown[]) : undefined;
 }
+
+/** Text of a tool_result's content: a string, or blocks (subagents answer with text blocks). */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content as unknown[]) {
+    if (!isRecord(block)) continue;
+    if (block.type === 'text') parts.push(stringField(block, 'text') ?? '');
+    else if (block.type === 'image') parts.push('[image]');
+  }
+  return parts.join('\n');
+}

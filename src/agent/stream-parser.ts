@@ -5,7 +5,7 @@
  * stream itself repeats or spreads out (see StreamParseState).
  */
 import type { AgentEvent, PermissionDenial, ResultEvent } from './agent-events.js';
-import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields.js';
+import { arrayField, contentText, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields.js';
 import { redactThenCut, type Redactor } from '../redact/index.js';
 import { summarizeToolUse } from './tool-summary.js';
 
@@ -167,7 +167,7 @@ function parseAssistant(record: JsonRecord, state: StreamParseState): AgentEvent
     // The CLI gave up on the API and says so in a message of its own making.
     state.responseOpen = false;
     const errorType = typeof error === 'string' ? error : 'unknown';
-    return [{ type: 'api_error', errorType, text: textOfBlocks(content) }];
+    return [{ type: 'api_error', errorType, text: contentText(content) }];
   }
   const messageId = stringField(message, 'id');
   const parent = parentOf(record);
@@ -192,19 +192,6 @@ function parseAssistant(record: JsonRecord, state: StreamParseState): AgentEvent
   return events;
 }
 
-/** Text of a tool_result's content: a string, or blocks (subagents answer with text blocks). */
-function textOfBlocks(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const parts: string[] = [];
-  for (const block of content as unknown[]) {
-    if (!isRecord(block)) continue;
-    if (block.type === 'text') parts.push(stringField(block, 'text') ?? '');
-    else if (block.type === 'image') parts.push('[image]');
-  }
-  return parts.join('\n');
-}
-
 function parseUser(record: JsonRecord, state: StreamParseState): AgentEvent[] {
   const message = recordField(record, 'message');
   const content = message === undefined ? undefined : arrayField(message, 'content');
@@ -220,7 +207,7 @@ function parseUser(record: JsonRecord, state: StreamParseState): AgentEvent[] {
       type: 'tool_result',
       toolUseId,
       isError: block.is_error === true,
-      text: textOfBlocks(block.content),
+      text: contentText(block.content),
       ...(parent === undefined ? {} : { parentToolUseId: parent }),
     });
   }

@@ -13,7 +13,7 @@
  * queue operations) is no part of the model's context.
  */
 import type { AgentEvent } from '../agent/index.js';
-import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from '../agent/json-fields.js';
+import { arrayField, contentText, isRecord, numberField, recordField, stringField, type JsonRecord } from '../agent/json-fields.js';
 
 /** An event for the monitor, or text that entered the context outside the stream's event kinds. */
 export type TranscriptItem = { kind: 'event'; event: AgentEvent } | { kind: 'user_text'; text: string };
@@ -124,20 +124,8 @@ function readUser(message: JsonRecord): TranscriptItem[] {
     } else if (block.type === 'tool_result') {
       const toolUseId = stringField(block, 'tool_use_id');
       if (toolUseId === undefined) continue;
-      items.push(event({ type: 'tool_result', toolUseId, isError: block.is_error === true, text: textOf(block.content) }));
+      items.push(event({ type: 'tool_result', toolUseId, isError: block.is_error === true, text: contentText(block.content) }));
     }
   }
   return items;
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const parts: string[] = [];
-  for (const block of content as unknown[]) {
-    if (!isRecord(block)) continue;
-    if (block.type === 'text') parts.push(stringField(block, 'text') ?? '');
-    else if (block.type === 'image') parts.push('[image]');
-  }
-  return parts.join('\n');
 }
