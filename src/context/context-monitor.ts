@@ -13,7 +13,7 @@ import type { AgentEvent } from '../agent/agent-events.js';
 import { contextWindowFor } from './context-window.js';
 import { effectiveLimit, type ContextLimit } from './context-limit.js';
 import { TokenCalibration } from './token-calibration.js';
-import { estimateTokens } from '../tokenizer/index.js';
+import { PendingCount, TokenRate } from './pending-count.js';
 
 export interface ContextSnapshot {
   /** Projection of the next request: reportedTokens + projectedExtraTokens. */
@@ -68,37 +68,6 @@ type WindowSource = 'override' | 'inherited' | 'model' | 'result';
 const TEXT_KIND = 'text';
 const OUTPUT_KIND = 'output';
 
-/** Texts waiting to be counted, with their UTF-8 bytes: a token never covers less than a byte. */
-class PendingCount {
-  counted = 0;
-  private texts: string[] = [];
-  private bytes = 0;
-
-  add(text: string): void {
-    if (text === '') return;
-    this.texts.push(text);
-    this.bytes += Buffer.byteLength(text, 'utf8');
-  }
-
-  /** An upper bound of the cl100k count without tokenizing. */
-  bound(): number {
-    return this.counted + this.bytes;
-  }
-
-  count(): number {
-    for (const text of this.texts) this.counted += estimateTokens(text);
-    this.texts = [];
-    this.bytes = 0;
-    return this.counted;
-  }
-
-  clear(): void {
-    this.counted = 0;
-    this.texts = [];
-    this.bytes = 0;
-  }
-}
-
 export class ContextMonitor {
   private readonly options: ContextMonitorOptions;
   private readonly calibration: TokenCalibration;
@@ -115,6 +84,8 @@ export class ContextMonitor {
   private exactOutput: number | undefined;
   /** Everything else that entered since the last report, by kind: a tool's name for its results, 'text'. */
   private readonly entered = new Map<string, PendingCount>();
+  /** Each kind's cl100k tokens per byte, measured from what was counted: extrapolates the rest of a big pair. */
+  private readonly rates = new Map<string, TokenRate>();
   private toolCalls = 0;
   private turns = 0;
   private peak = 0;
@@ -249,8 +220,9 @@ export class ContextMonitor {
     const previousModel = this.model;
     if (this.hasReport && !this.discontinuity && previousModel === model) {
       const kinds: Record<string, number> = {};
-      for (const [kind, pending] of this.entered) kinds[kind] = pending.count();
-      if (this.exactOutput === undefined) kinds[OUTPUT_KIND] = this.output.count();
+      // Bounded work per pair: exact up to a byte budget per kind, estimated beyond (pending-count.ts).
+      for (const [kind, pending] of this.entered) kinds[kind] = pending.estimate(this.rateOf(kind));
+      if (this.exactOutput === undefined) kinds[OUTPUT_KIND] = this.output.estimate(this.rateOf(OUTPUT_KIND));
       const counted = Object.values(kinds).reduce((sum, n) => sum + n, 0);
       this.calibration.learn(model, { countedTokens: counted, outputTokens: this.exactOutput ?? 0, calls: 1, growth: contextTokens - this.reported, kinds });
     }
@@ -266,6 +238,15 @@ export class ContextMonitor {
     this.entered.clear();
     this.exactOutput = undefined;
     this.peak = Math.max(this.peak, reported);
+  }
+
+  private rateOf(kind: string): TokenRate {
+    let rate = this.rates.get(kind);
+    if (rate === undefined) {
+      rate = new TokenRate();
+      this.rates.set(kind, rate);
+    }
+    return rate;
   }
 
   private enter(kind: string, text: string): void {

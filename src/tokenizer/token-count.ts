@@ -118,3 +118,46 @@ export function estimateTokens(text: string): number {
   }
   return Math.round((text.length * sampleTokens) / sampleChars);
 }
+
+/** Each sample of sampledTokenCount covers about this many characters. */
+const SAMPLE_WINDOW_CHARS = 64;
+
+/**
+ * The cl100k count of `text` estimated from about `sampleChars` characters of it: evenly spaced
+ * windows of ~64 characters, each starting and ending at whitespace (where a piece of the
+ * pre-tokenizer begins) so a cut adds no token, scaled by UTF-8 bytes to the whole text. Exact
+ * when the text is no longer than `sampleChars`. Returns the tokens and the bytes sampled, so a
+ * caller can learn the text's tokens per byte from them.
+ */
+export function sampledTokenCount(text: string, sampleChars: number): { tokens: number; sampledTokens: number; sampledBytes: number } {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (text.length <= sampleChars) {
+    const tokens = countTokens(text);
+    return { tokens, sampledTokens: tokens, sampledBytes: bytes };
+  }
+  const windows = Math.max(1, Math.round(sampleChars / SAMPLE_WINDOW_CHARS));
+  const stride = text.length / windows;
+  let sampledTokens = 0;
+  let sampledBytes = 0;
+  for (let i = 0; i < windows; i++) {
+    const start = nextWhitespace(text, Math.floor(i * stride + (stride - SAMPLE_WINDOW_CHARS) / 2));
+    const end = nextWhitespace(text, start + SAMPLE_WINDOW_CHARS);
+    if (end <= start) continue;
+    const sample = text.slice(start, end);
+    sampledTokens += countTokens(sample);
+    sampledBytes += Buffer.byteLength(sample, 'utf8');
+  }
+  if (sampledBytes === 0) return { tokens: countTokens(text), sampledTokens: 0, sampledBytes: 0 };
+  return { tokens: Math.round((bytes * sampledTokens) / sampledBytes), sampledTokens, sampledBytes };
+}
+
+/** The first space or newline at or after `from` (within a window's length), else `from`. */
+function nextWhitespace(text: string, from: number): number {
+  const start = Math.max(0, Math.min(from, text.length));
+  const limit = Math.min(text.length, start + SAMPLE_WINDOW_CHARS);
+  for (let i = start; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a) return i;
+  }
+  return start;
+}

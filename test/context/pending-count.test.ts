@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { countTokens, sampledTokenCount } from '../../src/tokenizer/index.js';
+import { EXACT_BYTES_PER_PAIR, PendingCount, PRIOR_BYTES_PER_TOKEN, SAMPLE_ABOVE_BYTES, sampleCharsFor, TokenRate } from '../../src/context/pending-count.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+
+/**
+ * About 1 MB of what a session reads, in blocks of a few KB: TypeScript, Markdown prose, JSON,
+ * a log with numbers, non-ASCII text. Each kind tokenizes at a different rate.
+ */
+function mixedText(bytes: number): string {
+  const code = read('src/context/context-monitor.ts') + read('node_modules/typescript/lib/lib.es5.d.ts').slice(0, 200_000);
+  const prose = read('docs/performance.md') + read('README.md');
+  const json = JSON.stringify(Array.from({ length: 2_000 }, (_, i) => ({ id: i, name: `record-${i}`, size: (i * 7919) % 100_000, tags: ['a', `t${i % 7}`] })), null, 2);
+  const log = Array.from({ length: 5_000 }, (_, i) => `[${String(i).padStart(5, '0')}] 2026-11-23T21:${String(i % 60).padStart(2, '0')}:00Z step ${i * 37} ok in ${(i * 13) % 997} ms`).join('\n');
+  const unicode = 'Größe der Übersetzung — café, naïve, 東京の天気は晴れ, émigré résumé. '.repeat(400);
+  const sources = [code, prose, json, log, unicode];
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const source = sources[i % sources.length] ?? '';
+    const block = 2_000 + ((i * 2_731) % 6_000);
+    const at = (i * 9_973) % Math.max(1, source.length - block);
+    const part = source.slice(at, at + block);
+    parts.push(part);
+    size += Buffer.byteLength(part, 'utf8');
+  }
+  return parts.join('\n');
+}
+
+describe('sampledTokenCount', () => {
+  it('is exact when the text is no longer than the sample', () => {
+    const text = read('src/context/context-monitor.ts').slice(0, 4_000);
+    expect(sampledTokenCount(text, 4_000).tokens).toBe(countTokens(text));
+  });
+
+  it('counts a 1 MB mixed text within 2% of the exact count from the samples the monitor takes', () => {
+    const text = mixedText(1_000_000);
+    const truth = countTokens(text);
+    const sampled = sampledTokenCount(text, sampleCharsFor(text.length));
+    expect(sampled.sampledBytes).toBeLessThan(40_000);
+    expect(Math.abs(sampled.tokens - truth) / truth).toBeLessThan(0.02);
+  });
+
+  it('stays within 10% on files of tool-result size (20-100 KB)', () => {
+    const code = read('node_modules/typescript/lib/typescript.js');
+    const prose = read('docs/performance.md') + read('docs/restart-flow.md') + read('README.md');
+    for (const [name, source] of [['code', code], ['prose', prose]] as const) {
+      for (const size of [20_000, 50_000, 100_000]) {
+        const at = (size * 7) % (source.length - size);
+        const text = source.slice(at, at + size);
+        const truth = countTokens(text);
+        const sampled = sampledTokenCount(text, sampleCharsFor(text.length));
+        expect(Math.abs(sampled.tokens - truth) / truth, `${name}, ${size} bytes`).toBeLessThan(0.1);
+      }
+    }
+  });
+
+  it('the same text sampled twice gives the same count', () => {
+    const text = mixedText(300_000);
+    expect(sampledTokenCount(text, sampleCharsFor(text.length)).tokens).toBe(sampledTokenCount(text, sampleCharsFor(text.length)).tokens);
+  });
+
+  it('is not far off on a mixed text of tool-result size either', () => {
+    for (const size of [20_000, 50_000, 100_000]) {
+      const text = mixedText(size);
+      const truth = countTokens(text);
+      const sampled = sampledTokenCount(text, sampleCharsFor(text.length));
+      expect(Math.abs(sampled.tokens - truth) / truth, `${size} bytes`).toBeLessThan(0.2);
+    }
+  });
+});
+
+describe('PendingCount', () => {
+  it('counts exactly while what entered fits in the byte budget', () => {
+    const texts = ['ls -la', read('src/context/context-limit.ts').slice(0, EXACT_BYTES_PER_PAIR - 100), 'Done.'];
+    const pending = new PendingCount();
+    for (const text of texts) pending.add(text);
+    const exact = texts.reduce((sum, text) => sum + countTokens(text), 0);
+    expect(pending.estimate(new TokenRate())).toBe(exact);
+    expect(pending.count()).toBe(exact);
+  });
+
+  it('counts whole texts first and samples a large one beyond the budget', () => {
+    const big = mixedText(200_000);
+    const small = read('src/context/context-window.ts');
+    const pending = new PendingCount();
+    pending.add(big);
+    pending.add(small);
+    const rate = new TokenRate();
+    const estimate = pending.estimate(rate);
+    const exact = countTokens(big) + countTokens(small);
+    expect(Math.abs(estimate - exact) / exact).toBeLessThan(0.05);
+    // The small one was counted exactly: the rate learned from it is no longer the prior.
+    expect(rate.tokensFor(3_800)).not.toBeCloseTo(3_800 / PRIOR_BYTES_PER_TOKEN, 6);
+  });
+
+  it('extrapolates small texts beyond the budget by the kind\'s measured tokens per byte', () => {
+    const line = 'export const value = compute(input, options); // a line of ordinary code\n';
+    const chunk = line.repeat(Math.floor(EXACT_BYTES_PER_PAIR / 2 / line.length));
+    expect(chunk.length).toBeLessThan(SAMPLE_ABOVE_BYTES);
+    const pending = new PendingCount();
+    const count = Math.ceil((EXACT_BYTES_PER_PAIR * 4) / chunk.length);
+    for (let i = 0; i < count; i++) pending.add(chunk);
+    const estimate = pending.estimate(new TokenRate());
+    const exact = count * countTokens(chunk);
+    // The prior (3.8 bytes a token) is far from this code's rate; what was counted corrects it.
+    expect(Math.abs(estimate - exact) / exact).toBeLessThan(0.1);
+  });
+
+  it('the byte bound is never below the count', () => {
+    const pending = new PendingCount();
+    pending.add(mixedText(50_000));
+    pending.add('Größe 東京');
+    expect(pending.bound()).toBeGreaterThanOrEqual(pending.count());
+  });
+});
