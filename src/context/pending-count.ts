@@ -16,7 +16,7 @@ import { estimateTokens, countTokens, sampledTokenCount } from '../tokenizer/ind
 /** Bytes of one kind counted exactly per pair of reports (whole texts, first come first). */
 export const EXACT_BYTES_PER_PAIR = 512;
 /** A text over this many bytes that does not fit is counted from samples... */
-export const SAMPLE_ABOVE_BYTES = 2_048;
+export const SAMPLE_ABOVE_BYTES = 8_192;
 /** ...of 1/SAMPLE_FRACTION of its characters, at least MIN_SAMPLE_CHARS and at most MAX_SAMPLE_CHARS. */
 const SAMPLE_FRACTION = 128;
 const MIN_SAMPLE_CHARS = 256;
@@ -98,7 +98,7 @@ export class PendingCount {
         estimated += rate.tokensFor(bytes);
         continue;
       }
-      const sampled = sampledTokenCount(text, sampleCharsFor(text.length));
+      const sampled = sampledTokenCount(text, sampleCharsFor(text.length), bytes);
       rate.measured(sampled.sampledTokens, sampled.sampledBytes);
       estimated += sampled.tokens;
     }

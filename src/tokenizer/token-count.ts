@@ -127,10 +127,9 @@ const SAMPLE_WINDOW_CHARS = 64;
  * windows of ~64 characters, each starting and ending at whitespace (where a piece of the
  * pre-tokenizer begins) so a cut adds no token, scaled by UTF-8 bytes to the whole text. Exact
  * when the text is no longer than `sampleChars`. Returns the tokens and the bytes sampled, so a
- * caller can learn the text's tokens per byte from them.
+ * caller can learn the text's tokens per byte from them. `bytes`: the text's UTF-8 length, if known.
  */
-export function sampledTokenCount(text: string, sampleChars: number): { tokens: number; sampledTokens: number; sampledBytes: number } {
-  const bytes = Buffer.byteLength(text, 'utf8');
+export function sampledTokenCount(text: string, sampleChars: number, bytes = Buffer.byteLength(text, 'utf8')): { tokens: number; sampledTokens: number; sampledBytes: number } {
   if (text.length <= sampleChars) {
     const tokens = countTokens(text);
     return { tokens, sampledTokens: tokens, sampledBytes: bytes };
