@@ -17,9 +17,14 @@ import { estimateTokens, countTokens, sampledTokenCount } from '../tokenizer/ind
 export const EXACT_BYTES_PER_PAIR = 512;
 /** A text over this many bytes that does not fit is counted from samples... */
 export const SAMPLE_ABOVE_BYTES = 8_192;
-/** ...of 1/SAMPLE_FRACTION of its characters, at least MIN_SAMPLE_CHARS and at most MAX_SAMPLE_CHARS. */
-const SAMPLE_FRACTION = 128;
-const MIN_SAMPLE_CHARS = 256;
+/**
+ * ...of 1/SAMPLE_FRACTION of its characters (1/LARGE_SAMPLE_FRACTION over LARGE_TEXT_CHARS, rare and
+ * where a small error is many tokens), at least MIN_SAMPLE_CHARS and at most MAX_SAMPLE_CHARS.
+ */
+const SAMPLE_FRACTION = 64;
+const LARGE_TEXT_CHARS = 262_144;
+const LARGE_SAMPLE_FRACTION = 32;
+const MIN_SAMPLE_CHARS = 512;
 const MAX_SAMPLE_CHARS = 32_768;
 /** Tokens per byte before a kind has been measured: cl100k on code and prose is ~3.8 bytes a token. */
 export const PRIOR_BYTES_PER_TOKEN = 3.8;
@@ -28,7 +33,8 @@ const PRIOR_RATE_BYTES = 256;
 
 /** How many characters of a text of `chars` characters are counted when it is sampled. */
 export function sampleCharsFor(chars: number): number {
-  return Math.min(MAX_SAMPLE_CHARS, Math.max(MIN_SAMPLE_CHARS, Math.round(chars / SAMPLE_FRACTION)));
+  const fraction = chars > LARGE_TEXT_CHARS ? LARGE_SAMPLE_FRACTION : SAMPLE_FRACTION;
+  return Math.min(MAX_SAMPLE_CHARS, Math.max(MIN_SAMPLE_CHARS, Math.round(chars / fraction)));
 }
 
 /** A kind's tokens per byte, measured from what was counted exactly or sampled. */

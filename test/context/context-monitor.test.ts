@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.js';
 import { ContextMonitor, countTokens, type ContextCrossing, type ContextMonitorOptions } from '../../src/context/index.js';
@@ -287,5 +290,40 @@ describe('ContextMonitor calibration across a model switch', () => {
     feed(toolStart('t2', 'Read', { file_path: '/f' }), toolResult('t2', file));
     // haiku-4-5's prior: 1.2 x cl100k + 120 per call.
     expect(m.snapshot().projectedExtraTokens).toBe(Math.round(1.2 * (countTokens('Read') + countTokens(JSON.stringify({ file_path: '/f' })) + counted) + 120));
+  });
+});
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+describe('ContextMonitor learning from pairs counted with bounded work', () => {
+  // Large tool results (20-90 KB of this repository's sources and docs) enter between reports that
+  // grow by 1.4 x their exact cl100k count + 75. One monitor has every pair counted exactly first
+  // (as the display or `debussy replay` does before each report); the other counts each pair only
+  // when the next report arrives, with bounded work (pending-count.ts). Both must learn the same.
+  const files = ['src/context/context-monitor.ts', 'src/context/token-calibration.ts', 'docs/restart-flow.md', 'docs/performance.md', 'README.md', 'src/tokenizer/token-count.ts'];
+  const corpus = files.map((file) => readFileSync(path.join(ROOT, file), 'utf8')).join('\n');
+
+  function learned(exactFirst: boolean): number {
+    const { m, feed } = monitor({ thresholdPercent: 100, toolCallThreshold: 0 });
+    let context = 30_000;
+    feed(usage('r0', 1_000, context - 1_000));
+    for (let i = 1; i <= 12; i++) {
+      const size = 20_000 + ((i * 7_919) % 70_000);
+      const at = (i * 104_729) % Math.max(1, corpus.length - size);
+      const read = corpus.slice(at, at + size);
+      feed(toolStart(`t${i}`, 'Read', { file_path: `f${i}` }), toolResult(`t${i}`, read));
+      if (exactFirst) m.snapshot();
+      context += Math.round(1.4 * (countTokens('Read') + countTokens(JSON.stringify({ file_path: `f${i}` })) + countTokens(read))) + 75;
+      feed(usage(`r${i}`, 1_000, context - 1_000));
+    }
+    return m.tokenCalibration.factorFor('claude-opus-4-8', 'Read');
+  }
+
+  it('learns within 6% of what exact counting learns (which is the true 1.4)', () => {
+    const exact = learned(true);
+    const bounded = learned(false);
+    expect(Math.abs(exact - 1.4) / 1.4).toBeLessThan(0.005);
+    // Each sampled 20-90 KB text is off by up to ~10%; 12 pairs average part of it out (1.35 here).
+    expect(Math.abs(bounded - exact) / exact).toBeLessThan(0.06);
   });
 });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -13,8 +13,9 @@ const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
  * a log with numbers, non-ASCII text. Each kind tokenizes at a different rate.
  */
 function mixedText(bytes: number): string {
-  const code = read('src/context/context-monitor.ts') + read('node_modules/typescript/lib/lib.es5.d.ts').slice(0, 200_000);
-  const prose = read('docs/performance.md') + read('README.md');
+  // Files that do not change with this repository's work: the test stays the same test.
+  const code = read('node_modules/typescript/lib/lib.es5.d.ts').slice(0, 200_000);
+  const prose = read('node_modules/vitest/LICENSE.md') + read('node_modules/typescript/lib/lib.dom.d.ts').slice(0, 100_000);
   const json = JSON.stringify(Array.from({ length: 2_000 }, (_, i) => ({ id: i, name: `record-${i}`, size: (i * 7919) % 100_000, tags: ['a', `t${i % 7}`] })), null, 2);
   const log = Array.from({ length: 5_000 }, (_, i) => `[${String(i).padStart(5, '0')}] 2026-11-23T21:${String(i % 60).padStart(2, '0')}:00Z step ${i * 37} ok in ${(i * 13) % 997} ms`).join('\n');
   const unicode = 'Größe der Übersetzung — café, naïve, 東京の天気は晴れ, émigré résumé. '.repeat(400);
@@ -46,17 +47,18 @@ describe('sampledTokenCount', () => {
     expect(Math.abs(sampled.tokens - truth) / truth).toBeLessThan(0.02);
   });
 
-  it('stays within 10% on files of tool-result size (20-100 KB)', () => {
+  it('stays within 15% on files of tool-result size (20-100 KB), from 1/64 of them', () => {
     const code = read('node_modules/typescript/lib/typescript.js');
-    const prose = readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => read(`docs/${name}`)).join('\n');
-    for (const [name, source] of [['code', code], ['prose', prose]] as const) {
-      for (const size of [20_000, 50_000, 100_000]) {
-        expect(source.length).toBeGreaterThan(size + 10_000);
+    const prose = read('node_modules/vitest/LICENSE.md') + read('node_modules/typescript/SECURITY.md') + read('node_modules/typescript/README.md') + read('node_modules/js-tiktoken/README.md') + read('node_modules/esbuild/README.md') + read('node_modules/vitest/README.md');
+    const declarations = read('node_modules/typescript/lib/lib.dom.d.ts');
+    for (const [name, source] of [['code', code], ['declarations with doc comments', declarations], ['prose', prose]] as const) {
+      expect(source.length).toBeGreaterThan(30_000);
+      for (const size of [20_000, 50_000, 100_000].filter((n) => n + 10_000 < source.length)) {
         const at = (size * 7) % (source.length - size);
         const text = source.slice(at, at + size);
         const truth = countTokens(text);
         const sampled = sampledTokenCount(text, sampleCharsFor(text.length));
-        expect(Math.abs(sampled.tokens - truth) / truth, `${name}, ${size} bytes`).toBeLessThan(0.1);
+        expect(Math.abs(sampled.tokens - truth) / truth, `${name}, ${size} bytes`).toBeLessThan(0.15);
       }
     }
   });
