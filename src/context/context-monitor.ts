@@ -6,8 +6,10 @@
  * response ended, until then its text and tool calls counted), the tool results, and one round
  * trip's fixed overhead. debussy counts text with cl100k; Claude's tokenizer differs, so the
  * count is scaled by a per-model factor that starts from a measured prior and is refined by every
- * pair of consecutive reports (token-calibration.ts). It reports; the caller decides what to do
- * (stop, or only record in one-shot mode).
+ * pair of consecutive reports (token-calibration.ts). The projection that decides a stop and the
+ * one displayed count exactly; a pair that teaches the calibration is counted with bounded work
+ * (pending-count.ts), so a stream replayed at full speed does not tokenize everything it carries.
+ * It reports; the caller decides what to do (stop, or only record in one-shot mode).
  */
 import type { AgentEvent } from '../agent/agent-events.js';
 import { contextWindowFor } from './context-window.js';
