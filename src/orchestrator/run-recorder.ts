@@ -1,7 +1,9 @@
 /**
  * Writes the run's journal and shows each event to the reporters: one place for both. The journal
  * is held by a JournalKeeper, so the run survives its file being deleted or replaced under it; the
- * first such loss is handed to `onLoss`.
+ * first such loss is handed to `onLoss`. Events other processes append (the agent's `debussy
+ * done`/`progress`, answered by the run's inbox or by the full CLI) are shown too, in journal order,
+ * as soon as the keeper takes them in.
  */
 import { StateError } from '../errors/index.js';
 import { redactDeep, type Redactor } from '../redact/index.js';
@@ -11,6 +13,8 @@ import { eventsOfLines, foldRun, JournalKeeper, stampEvent, type JournalEvent, t
 export class RunRecorder {
   private readonly keeper: JournalKeeper;
   private lossSeen = false;
+  /** How many of the keeper's lines the reporters have been shown. */
+  private shown = 0;
 
   constructor(
     readonly journalFile: string,
@@ -25,7 +29,7 @@ export class RunRecorder {
   record(event: NewJournalEvent): JournalEvent {
     const written = stampEvent(redactDeep(event, this.redact));
     const loss = this.keeper.append(written);
-    this.reporter.journal(written);
+    this.showNewLines(written);
     if (loss) this.lost(loss);
     return written;
   }
@@ -33,6 +37,7 @@ export class RunRecorder {
   /** Looks at the journal file (before others read it, and on the run's watch): puts it back if it is gone. */
   check(): void {
     const loss = this.keeper.check();
+    this.showNewLines(undefined);
     if (loss) this.lost(loss);
   }
 
@@ -53,6 +58,25 @@ export class RunRecorder {
     const state = foldRun(eventsOfLines(this.keeper.records));
     if (!state) return Promise.reject(new StateError('E_JOURNAL_LOST', `the run journal ${this.journalFile} has lost its run_started event`, { hint: 'run again; `debussy status` shows what was recorded' }));
     return Promise.resolve(state);
+  }
+
+  /** Shows the reporters the lines the keeper took in since the last look; `own` as written, others as read. */
+  private showNewLines(own: JournalEvent | undefined): void {
+    const lines = this.keeper.records;
+    if (this.shown >= lines.length) return;
+    const ownLine = own === undefined ? undefined : JSON.stringify(own);
+    let ownShown = false;
+    for (; this.shown < lines.length; this.shown += 1) {
+      const line = lines[this.shown] as string;
+      if (own !== undefined && !ownShown && line === ownLine) {
+        ownShown = true;
+        this.reporter.journal(own);
+        continue;
+      }
+      for (const event of eventsOfLines([line])) this.reporter.journal(event);
+    }
+    // Not in the file's lines (never the case today): the reporters still see what the run recorded.
+    if (own !== undefined && !ownShown) this.reporter.journal(own);
   }
 
   private lost(loss: JournalLoss): void {

@@ -25,6 +25,7 @@ function restartingProject(): Promise<E2EProject> {
     script: scriptBySession({
       fresh: [
         bash("printf '\\033[31mred failure\\033[0m\\n'; exit 3", { text: 'Running the \u001b[32mgreen\u001b[0m tests\u001b[2K now.' }),
+        bash('debussy progress --phase 1 --message "colours checked"'),
         write('part1.txt', 'part one\n', { usage: CROSSING_USAGE }),
         bash('touch after-crossing.txt', { latencyMs: 1500 }),
       ],
@@ -75,6 +76,10 @@ describe('output for logs and programs', () => {
     const toolStart = records.find((r) => r.type === 'agent' && r.event === 'tool_start' && r.name === 'Write');
     expect(toolStart).toMatchObject({ phaseId: '1', summary: 'Write: part1.txt', context: { contextWindow: 200_000 } });
     expect(records.find((r) => r.type === 'agent' && r.event === 'tool_error')?.text).toContain('red failure');
+    // The agent's own calls reach the follower, though the agent's debussy writes them to the journal.
+    expect(records.find((r) => r.type === 'progress')).toMatchObject({ phaseId: '1', message: 'colours checked' });
+    expect(records.find((r) => r.type === 'signal')).toMatchObject({ phaseId: '1', status: 'completed' });
+    expect(types.indexOf('signal')).toBeLessThan(types.lastIndexOf('phase_ended'));
     expect(records.at(-1)).toMatchObject({ status: 'completed', exitCode: 0, resumeCommand: null, totals: { restarts: 1 }, phases: [{ id: '1', status: 'completed', restarts: 1 }] });
   });
 
