@@ -13,7 +13,7 @@ import type { Phase } from '../plan/types.js';
 import { exitCodeOf } from '../errors/index.js';
 import { buildPhasePrompt, buildRecoveryResumePrompt, buildReminderPrompt, buildRemediationPrompt } from '../prompt/index.js';
 import { afterSessionSuccess, condenseCheckpoint, initialRecoveryState, type RecoveryState } from '../recovery/index.js';
-import type { AttemptKind, PhaseState } from '../state/index.js';
+import { signalForAttempt, type AttemptKind, type PhaseState } from '../state/index.js';
 import { buildAgentEnv } from './agent-environment.js';
 import { decideNextStep, type NextStep } from './next-step.js';
 import { notifyGiveUp } from './give-up-notice.js';
@@ -174,7 +174,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       ctx.reporter,
     );
     const state = await phaseState();
-    const signal = [...state.signals].reverse().find((s) => s.attemptId === attempt.id);
+    const signal = signalForAttempt(state, attempt.id);
 
     if (sessionFailed(report, signal !== undefined)) {
       const { failure, action } = decideRecovery(ctx, ctx.recovery, phase.id, report, { ...recoveryState, retries }, config);
