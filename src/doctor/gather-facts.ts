@@ -10,7 +10,8 @@ import { loadConfigFile, resolveConfig, type DebussyConfig } from '../config/ind
 import { isGitRepo } from '../git/index.js';
 import { runGit } from '../git/run-git.js';
 import { webhookTarget } from '../notify/webhook-notifier.js';
-import { findExecutable, permissionSettingsOf } from '../orchestrator/preflight.js';
+import { findExecutable } from '../agent/agent-launch.js';
+import { permissionSettingsOf } from '../orchestrator/preflight.js';
 import { bashVerdict, editVerdict } from '../permissions/rule-check.js';
 import type { AuthFacts, ClaudeFacts, ConfigFacts, GitFacts, NotifyFacts, PermissionFacts } from './checks.js';
 
@@ -20,7 +21,7 @@ const WEBHOOK_PROBE_TIMEOUT_MS = 5_000;
 const CREDENTIAL_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX'];
 
 export async function gatherClaude(command: string, env: NodeJS.ProcessEnv): Promise<ClaudeFacts> {
-  const found = findExecutable(command, env.PATH);
+  const found = findExecutable(command, process.cwd(), env.PATH);
   if (found === undefined) return { command, path: undefined, version: undefined, versionError: undefined };
   return new Promise((resolve) => {
     execFile(found, ['--version'], { env, timeout: VERSION_TIMEOUT_MS, encoding: 'utf8' }, (error, stdout) => {

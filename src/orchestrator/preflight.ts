@@ -3,7 +3,6 @@
  * a git repository when debussy must commit, and no unfinished edits of the user's under the
  * agent (unless --allow-dirty). Each failure is one clear error; nothing has changed yet.
  */
-import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { DebussyConfig } from '../config/index.js';
 import { PlanError, PrerequisiteError } from '../errors/index.js';
@@ -11,25 +10,8 @@ import { hasTrackedChanges, isGitRepo, workingTreeStatus } from '../git/index.js
 import { settingsError, userSettingsProblem } from '../agent/session-settings.js';
 import { auditPlan, formatFinding, type Phase, type Plan } from '../plan/index.js';
 import { DEBUSSY_TOOL_RULES } from '../agent/claude-args.js';
+import { findExecutable } from '../agent/agent-launch.js';
 import { bashVerdict, editVerdict, type PermissionSettings } from '../permissions/rule-check.js';
-
-export function findExecutable(command: string, envPath: string | undefined): string | undefined {
-  const isExecutable = (file: string) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (command.includes('/')) return isExecutable(path.resolve(command)) ? path.resolve(command) : undefined;
-  for (const dir of (envPath ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const candidate = path.join(dir, command);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 export async function loadAuditedPlan(planPath: string, config: DebussyConfig, cwd: string): Promise<Plan> {
   const report = await auditPlan(planPath, { gateCommands: config.gates });
@@ -50,7 +32,7 @@ export interface PreflightResult {
 }
 
 export async function checkPrerequisites(root: string, config: DebussyConfig, env: NodeJS.ProcessEnv): Promise<PreflightResult> {
-  const claudePath = findExecutable(config.claude_command, env.PATH);
+  const claudePath = findExecutable(config.claude_command, root, env.PATH);
   if (!claudePath) {
     throw new PrerequisiteError(
       'E_CLAUDE_NOT_FOUND',
