@@ -12,7 +12,7 @@ import { type AgentEvent, type ResultEvent } from './agent-events.js';
 import { launchProblem, spawnFailure } from './agent-launch.js';
 import { EventQueue } from './event-queue.js';
 import { maxStreamLineBytes, readLineBatches } from './line-reader.js';
-import { classifySessionEnd, type SessionOutcome } from './session-outcome.js';
+import { sessionOutcomeOf, type SessionOutcome } from './session-outcome.js';
 import { SessionLogs } from './session-logs.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from './session-processes.js';
 import { StopEscalation } from './stop-escalation.js';
@@ -268,7 +268,7 @@ class ClaudeSession implements AgentSession {
 
     const leftoverProcessesKilled = (await this.processes?.terminateLeftovers(this.killRequested ? 0 : this.graceMs)) ?? 0;
     this.guard?.dispose();
-    const outcome = classifySessionEnd({
+    const outcome = sessionOutcomeOf({
       result: this.result,
       stopSignalled: this.stopSignalled,
       killRequested: this.killRequested,

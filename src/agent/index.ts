@@ -2,7 +2,7 @@ export type { AgentEvent, AgentEventType, PermissionDenial, ResultEvent } from '
 export { parseStreamLine, newStreamParseState, type StreamParseState } from './stream-parser.js';
 export { summarizeToolUse } from './tool-summary.js';
 export { buildClaudeArgs, permissionArgs, CLAUDE_STREAM_FLAGS, DEBUSSY_TOOL_RULES, type ClaudePermissions } from './claude-args.js';
-export { classifySessionEnd, type SessionOutcome, type SessionEndFacts } from './session-outcome.js';
+export { sessionOutcomeOf, type SessionOutcome, type SessionEndFacts } from './session-outcome.js';
 export { formatEventLine } from './session-logs.js';
 export { readLineBatches } from './line-reader.js';
 export { SESSION_MARKER_VAR } from './session-processes.js';

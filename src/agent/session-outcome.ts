@@ -20,7 +20,7 @@ export interface SessionEndFacts {
 // The CLI ends these without calling the API successfully; the request itself was refused.
 const API_TERMINAL_REASONS = new Set(['prompt_too_long', 'blocking_limit']);
 
-export function classifySessionEnd(facts: SessionEndFacts): SessionOutcome {
+export function sessionOutcomeOf(facts: SessionEndFacts): SessionOutcome {
   const { result } = facts;
   if (facts.killRequested) return 'killed';
   if (result === undefined) return facts.stopSignalled ? 'stopped' : 'crashed';

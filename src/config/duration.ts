@@ -13,7 +13,8 @@ export function parseDuration(raw: unknown): number | undefined {
   return factor === undefined ? undefined : Math.round(amount * factor);
 }
 
-export function formatDuration(ms: number): string {
+/** A duration as the config file writes it: 45m, 2h, 5s, 250ms. */
+export function formatConfigDuration(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
   if (ms % 1000 === 0) return `${ms / 1000}s`;

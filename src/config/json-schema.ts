@@ -4,7 +4,7 @@
  * schema/config.schema.json by `npm run docs`, shipped in the package, and named by the
  * `# yaml-language-server: $schema=...` line of the file `debussy init` writes.
  */
-import { formatDuration } from './duration.js';
+import { formatConfigDuration } from './duration.js';
 import { CONFIG_KEYS, CONFIG_SCHEMA, type KeyDefinition } from './schema.js';
 
 /** The project's home; package.json's homepage, repository and bugs fields name the same place. */
@@ -48,7 +48,7 @@ function keySchema(def: KeyDefinition): JsonSchema {
   // A key with no default may be written empty (`model:`), which means "not set".
   const schema: JsonSchema = def.default === undefined ? { anyOf: [value, { type: 'null' }] } : { ...value };
   schema.description = `${def.description}${def.flag ? ` (flag: ${def.flag})` : ''}`;
-  if (def.default !== undefined) schema.default = def.kind === 'duration' && typeof def.default === 'number' ? formatDuration(def.default) : def.default;
+  if (def.default !== undefined) schema.default = def.kind === 'duration' && typeof def.default === 'number' ? formatConfigDuration(def.default) : def.default;
   return schema;
 }
 

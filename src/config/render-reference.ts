@@ -2,13 +2,13 @@
  * Renders the schema for people: the reference table of docs/configuration.md and the commented
  * config file `debussy init` writes. Both come from CONFIG_SCHEMA, so neither can drift from it.
  */
-import { formatDuration } from './duration.js';
+import { formatConfigDuration } from './duration.js';
 import { CONFIG_JSON_SCHEMA_URL, PROJECT_URL } from './json-schema.js';
 import { CONFIG_KEYS, CONFIG_SCHEMA, type ConfigKey, type KeyDefinition } from './schema.js';
 
 export function displayDefault(def: KeyDefinition): string {
   if (def.default === undefined) return '(unset)';
-  if (def.kind === 'duration' && typeof def.default === 'number') return formatDuration(def.default);
+  if (def.kind === 'duration' && typeof def.default === 'number') return formatConfigDuration(def.default);
   return JSON.stringify(def.default);
 }
 
@@ -50,7 +50,7 @@ export function renderConfigFile(choices: ConfigFileChoices = {}): string {
       lines.push(`${key}: ${JSON.stringify(chosen)}`, '');
       continue;
     }
-    const value = def.default === undefined ? '' : def.kind === 'duration' && typeof def.default === 'number' ? formatDuration(def.default) : JSON.stringify(def.default);
+    const value = def.default === undefined ? '' : def.kind === 'duration' && typeof def.default === 'number' ? formatConfigDuration(def.default) : JSON.stringify(def.default);
     lines.push(`# ${key}: ${value}`.trimEnd(), '');
   }
   return lines.join('\n');

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { classifySessionEnd, type ResultEvent, type SessionEndFacts, type SessionOutcome } from '../../src/agent/index.js';
+import { sessionOutcomeOf, type ResultEvent, type SessionEndFacts, type SessionOutcome } from '../../src/agent/index.js';
 
 const result = (fields: Partial<ResultEvent>): ResultEvent => ({ type: 'result', subtype: 'success', isError: false, costUsd: 0, inputTokens: 0, outputTokens: 0, ...fields });
 const facts = (fields: Partial<SessionEndFacts>): SessionEndFacts => ({ result: undefined, stopSignalled: false, killRequested: false, apiErrorSeen: false, ...fields });
 
-describe('classifySessionEnd', () => {
+describe('sessionOutcomeOf', () => {
   it.each<[string, SessionEndFacts, SessionOutcome]>([
     ['a successful result', facts({ result: result({ terminalReason: 'completed' }) }), 'completed'],
     ['success even though a stop was sent as it finished', facts({ result: result({}), stopSignalled: true }), 'completed'],
@@ -20,6 +20,6 @@ describe('classifySessionEnd', () => {
     ['budget exhausted', facts({ result: result({ subtype: 'error_max_budget_usd', isError: true }) }), 'error'],
     ['killed, whatever else', facts({ killRequested: true, result: result({}) }), 'killed'],
   ])('%s', (_name, input, expected) => {
-    expect(classifySessionEnd(input)).toBe(expected);
+    expect(sessionOutcomeOf(input)).toBe(expected);
   });
 });

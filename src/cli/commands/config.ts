@@ -3,7 +3,7 @@
  * secrets (a webhook URL with a password or an `?auth=` token, a key in `claude_args`, a token in
  * a gate command): every value is redacted before it is shown, in the listing and in `--json`.
  */
-import { CONFIG_KEYS, CONFIG_SCHEMA, formatDuration, loadProjectConfig, type DebussyConfig } from '../../config/index.js';
+import { CONFIG_KEYS, CONFIG_SCHEMA, formatConfigDuration, loadProjectConfig, type DebussyConfig } from '../../config/index.js';
 import { configuredLimits, describeLimit, type ConfiguredLimit } from '../../context/index.js';
 import { createRedactor, redactArgs, redactDeep, type Redactor } from '../../redact/index.js';
 import { findProjectRoot } from '../../state/index.js';
@@ -21,7 +21,7 @@ function shownValue(value: unknown, redact: Redactor): unknown {
 
 function display(kind: string, value: unknown): string {
   if (value === undefined) return '(unset)';
-  if (kind === 'duration' && typeof value === 'number') return formatDuration(value);
+  if (kind === 'duration' && typeof value === 'number') return formatConfigDuration(value);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
