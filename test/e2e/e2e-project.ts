@@ -4,7 +4,7 @@
  * it starts is stopped by `dispose()`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { listRuns, type JournalEvent, readJournal } from '../../src/state/index.js';
@@ -117,10 +117,30 @@ export class E2EProject {
     writeFileSync(path.join(this.dir, file), content);
   }
 
+  /** Every session log of the project's runs whose name ends with `suffix` (the readable `.log`, or `.stream.ndjson`), joined. */
+  sessionLogs(suffix = '.log'): string {
+    const runs = path.join(this.dir, '.debussy/runs');
+    const logs: string[] = [];
+    for (const run of namesIn(runs)) {
+      const sessions = path.join(runs, run, 'sessions');
+      for (const file of namesIn(sessions)) if (file.endsWith(suffix)) logs.push(readFileSync(path.join(sessions, file), 'utf8'));
+    }
+    return logs.join('\n');
+  }
+
   async dispose(): Promise<void> {
     await this.api.close();
     await this.claudeConfig.cleanup();
     await this.repo.cleanup();
+  }
+}
+
+/** A folder's entries; none when it does not exist (yet). */
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 

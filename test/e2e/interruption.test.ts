@@ -2,7 +2,7 @@
  * Issue 4 acceptance: an interrupted run resumes where it stopped with nothing lost, after Ctrl-C
  * and after `kill -9` of debussy itself, with no process of the dead run left behind.
  */
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,12 +67,12 @@ describe('SIGTERM twice', () => {
       const run = project.start(['run', project.planArg]);
       await waitFor('the agent to run sleep 300', () => livePids(/^sleep 300$/).length > 0);
       run.child.kill('SIGTERM');
-      await waitFor('debussy to ask the session to stop', () => run.child.exitCode === null && readableLogs(project).includes('): SIGINT'));
+      await waitFor('debussy to ask the session to stop', () => run.child.exitCode === null && (project?.sessionLogs() ?? '').includes('): SIGINT'));
       run.child.kill('SIGTERM');
       const result = await run.done;
       expect(result.code, result.stdout + result.stderr).toBe(130);
       expect(result.stderr).toContain('debussy: ending now');
-      expect(readableLogs(project)).toContain('interrupted twice: ending the session now');
+      expect(project?.sessionLogs() ?? '').toContain('interrupted twice: ending the session now');
       expect(livePids(/^sleep 300$/)).toEqual([]);
       expect(eventsOf(await project.journal(), 'run_ended')).toMatchObject([{ status: 'interrupted', exitCode: 130 }]);
     } finally {
@@ -81,19 +81,6 @@ describe('SIGTERM twice', () => {
   });
 });
 
-/** Every session's readable log of the project, joined. */
-function readableLogs(p: E2EProject | undefined): string {
-  if (!p) return '';
-  const runs = path.join(p.dir, '.debussy/runs');
-  if (!existsSync(runs)) return '';
-  const logs: string[] = [];
-  for (const run of readdirSync(runs)) {
-    const sessions = path.join(runs, run, 'sessions');
-    if (!existsSync(sessions)) continue;
-    for (const file of readdirSync(sessions)) if (file.endsWith('.log')) logs.push(readFileSync(path.join(sessions, file), 'utf8'));
-  }
-  return logs.join('\n');
-}
 
 describe('kill -9 of debussy mid-phase', () => {
   it('the next run reclaims the lock, ends the orphaned agent and its tools, keeps every commit, and completes the phase', async () => {

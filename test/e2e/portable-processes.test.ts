@@ -7,7 +7,7 @@
  * Each sleep has its own duration so the process checks never see another test's processes.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -169,7 +169,7 @@ describe('SIGTERM twice, ps-backed', () => {
     await waitFor('the agent to run both sleeps', () => livePids(/^sleep 36[56]$/).length === 2);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // a snapshot of the session's processes
     run.child.kill('SIGTERM');
-    await waitFor('debussy to ask the session to stop', () => run.child.exitCode === null && readableLogs(project).includes('): SIGINT'));
+    await waitFor('debussy to ask the session to stop', () => run.child.exitCode === null && (project?.sessionLogs() ?? '').includes('): SIGINT'));
     run.child.kill('SIGTERM');
     const result = await run.done;
     expect(result.code, result.stdout + result.stderr).toBe(130);
@@ -191,23 +191,4 @@ async function waitWhileRunning(run: ReturnType<E2EProject['start']>, what: stri
   }
 }
 
-/** Every session's readable log of the project, joined. */
-function readableLogs(p: E2EProject | undefined): string {
-  if (!p) return '';
-  const runs = path.join(p.dir, '.debussy/runs');
-  if (!existsSync(runs)) return '';
-  const logs: string[] = [];
-  for (const run of readdirSafe(runs)) {
-    const sessions = path.join(runs, run, 'sessions');
-    for (const file of readdirSafe(sessions)) if (file.endsWith('.log')) logs.push(readFileSync(path.join(sessions, file), 'utf8'));
-  }
-  return logs.join('\n');
-}
 
-function readdirSafe(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}

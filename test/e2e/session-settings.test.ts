@@ -3,7 +3,7 @@
  * compaction never acts behind debussy's back. Through the built debussy, the real claude CLI and
  * the scripted server.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,18 +26,6 @@ function scratchDir(): string {
   return scratch;
 }
 
-/** Every readable session log of the project's runs, joined. */
-function sessionLogs(p: E2EProject, suffix = '.log'): string {
-  const runs = path.join(p.dir, '.debussy/runs');
-  if (!existsSync(runs)) return '';
-  const logs: string[] = [];
-  for (const run of readdirSync(runs)) {
-    const sessions = path.join(runs, run, 'sessions');
-    if (!existsSync(sessions)) continue;
-    for (const file of readdirSync(sessions)) if (file.endsWith(suffix)) logs.push(readFileSync(path.join(sessions, file), 'utf8'));
-  }
-  return logs.join('\n');
-}
 
 const PROMPT_TOO_LONG: ScriptedTurn = { kind: 'error', status: 400, type: 'invalid_request_error', message: 'prompt is too long: 212000 tokens > 200000 maximum' };
 const isSummaryRequest = (req: RecordedRequest) => JSON.stringify(req.body).includes('Respond with TEXT ONLY');
@@ -64,14 +52,14 @@ describe("a user's --settings", () => {
     const run = project.start(['run', project.planArg]);
     const p = project;
     await waitFor("the user's PostToolUse hook to log the Write", () => existsSync(hookLog) && readFileSync(hookLog, 'utf8').includes('"tool_name":"Write"')).catch((error: unknown) => {
-      throw new Error(`${String(error)}; hook log: ${existsSync(hookLog) ? readFileSync(hookLog, 'utf8') : '(none)'}; session logs: ${sessionLogs(p).slice(-3000)}`);
+      throw new Error(`${String(error)}; hook log: ${existsSync(hookLog) ? readFileSync(hookLog, 'utf8') : '(none)'}; session logs: ${p.sessionLogs().slice(-3000)}`);
     });
     const marker = eventsOf(await p.journal(), 'session_started')[0]?.marker ?? '';
     expect(marker).not.toBe('');
     const stopFile = path.join(tmpdir(), `debussy-stop-${marker}`);
     writeFileSync(stopFile, ''); // what debussy does when it decides to stop the session
     try {
-      await waitFor('the guard to refuse the next tool call', () => sessionLogs(p, '.stream.ndjson').includes('this session is stopping'));
+      await waitFor('the guard to refuse the next tool call', () => p.sessionLogs('.stream.ndjson').includes('this session is stopping'));
     } finally {
       rmSync(stopFile, { force: true });
     }
@@ -123,7 +111,7 @@ describe("Claude Code's own compaction", () => {
     const main = project.api.mainRequests();
     // No summary was ever asked for: the PreCompact hook refused both compactions.
     expect(main.filter(isSummaryRequest)).toEqual([]);
-    const stream = sessionLogs(project, '.stream.ndjson');
+    const stream = project.sessionLogs('.stream.ndjson');
     // Every attempt refused: auto-compactions past the window (without one, only the attempt after
     // the overflow is made), then the one after the overflow.
     expect(stream.match(/"status":"compacting"/g)?.length).toBeGreaterThanOrEqual(2);
