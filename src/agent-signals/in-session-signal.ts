@@ -16,7 +16,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { appendEvent } from '../state/journal.js';
 import { isValidRunId, journalPath } from '../state/paths.js';
 import type { SignalStatus } from '../state/events.js';
-import { describeError } from '../cli/print-error.js';
+import { describeError } from '../errors/describe-error.js';
 import { blockedWithoutReasonWarning, progressEvent, progressRecordedLine, signalEvent, signalRecordedLine } from './signal-records.js';
 
 const FLAGS = {

@@ -68,5 +68,3 @@ export interface PermissionDenial {
   input: unknown;
 }
 export type ResultEvent = Extract<AgentEvent, { type: 'result' }>;
-
-export { parseStreamLine, newStreamParseState, type StreamParseState } from './stream-parser.js';

@@ -6,22 +6,11 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { EXIT_CODES } from '../errors/index.js';
 import { addConfigFlags } from './config-flags.js';
 import { examples } from './help-examples.js';
+import { lazy } from './lazy-command.js';
 import { printError } from './print-error.js';
 import { redactSecrets } from '../redact/index.js';
 import { readPackageVersion } from './package-version.js';
 import { registerGettingStartedCommands } from './register-getting-started.js';
-
-// Each command module's default export takes commander's arguments and returns the exit code.
-export type Action = (...args: never[]) => Promise<number>;
-export type LazyAction = (load: () => Promise<{ default: Action }>) => (...args: unknown[]) => Promise<void>;
-
-/** Wraps a lazily imported command so its module loads only when that command runs. */
-function lazy(load: () => Promise<{ default: Action }>): (...args: unknown[]) => Promise<void> {
-  return async (...args: unknown[]) => {
-    const module = await load();
-    process.exitCode = await (module.default as (...a: unknown[]) => Promise<number>)(...args);
-  };
-}
 
 /** How a run shows itself: shared by `run` and `resume`. */
 function addOutputFlags(command: Command): Command {
@@ -145,7 +134,7 @@ export function buildProgram(): Command {
     .option('--config <file>', 'use this config file instead of discovering one')
     .action(lazy(() => import('./commands/doctor.js')));
 
-  registerGettingStartedCommands(program, lazy);
+  registerGettingStartedCommands(program);
 
   program
     .command('completion')

@@ -2,9 +2,9 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_PLAN_TEMPLATE, PLAN_TEMPLATE_NAMES } from '../scaffold/plan-template-names.js';
 import { examples } from './help-examples.js';
-import type { LazyAction } from './main.js';
+import { lazy } from './lazy-command.js';
 
-export function registerGettingStartedCommands(program: Command, lazy: LazyAction): void {
+export function registerGettingStartedCommands(program: Command): void {
   program
     .command('init')
     .description('Set up a project: a commented .debussy/config.yaml, the /debussy-done and /debussy-progress slash commands for Claude Code, and .gitignore entries for run data.')

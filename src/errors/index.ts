@@ -1,2 +1,3 @@
 export * from './debussy-error.js';
 export * from './exit-codes.js';
+export * from './describe-error.js';

@@ -3,16 +3,13 @@
  * /proc/<pid>/environ for markers. Reads files only, so it is cheap enough for hot paths.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import type { ListedProcess, ProcessEntry, ProcessMarker, ProcessTable } from './process-table.js';
+import type { ListedProcess, ProcessEntry, ProcessMarker, ProcessTable } from './process-entry.js';
 
-function readEntry(pid: number): ProcessEntry | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined; // gone while we looked
-  }
-  // Field 2 (the command name) may contain spaces and ')'; the fields after the last ')' are fixed.
+/**
+ * One /proc/<pid>/stat line as a process entry; undefined when it is not one. Field 2 (the command
+ * name) may contain spaces and ')', so the fixed fields are counted from after the last ')'.
+ */
+export function parseProcStat(pid: number, text: string): ProcessEntry | undefined {
   const close = text.lastIndexOf(')');
   if (close === -1) return undefined;
   const fields = text.slice(close + 2).split(' ');
@@ -21,6 +18,16 @@ function readEntry(pid: number): ProcessEntry | undefined {
   const startTime = Number(fields[19]);
   if (state === undefined || !Number.isSafeInteger(ppid) || !Number.isSafeInteger(startTime)) return undefined;
   return { pid, ppid, pgid: Number.isSafeInteger(pgrp) ? pgrp : -1, startTime, exited: state === 'Z' || state === 'X' };
+}
+
+function readEntry(pid: number): ProcessEntry | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined; // gone while we looked
+  }
+  return parseProcStat(pid, text);
 }
 
 function environHas(pid: number, needle: Buffer): boolean {

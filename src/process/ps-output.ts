@@ -5,7 +5,7 @@
  * the day padded with a space below 10. The parsed start time is Unix epoch milliseconds, whole
  * seconds: the resolution ps gives.
  */
-import type { ListedProcess, ProcessMarker } from './process-table.js';
+import type { ListedProcess, ProcessMarker } from './process-entry.js';
 
 /** The columns asked of ps, in this order; `lstart` is five words, so it is the last fixed one. */
 export const PS_COLUMNS = 'pid=,ppid=,pgid=,stat=,lstart=';

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { PS_COLUMNS, carriesMarker, parsePsTable, type PsRow } from './ps-output.js';
-import type { ListedProcess, ProcessEntry, ProcessMarker, ProcessTable } from './process-table.js';
+import type { ListedProcess, ProcessEntry, ProcessMarker, ProcessTable } from './process-entry.js';
 
 /** Show the environment after the command: procps takes BSD `e`, macOS `-E`, the BSDs `-e`. */
 function environmentFlags(platform: NodeJS.Platform): string[] {

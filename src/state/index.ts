@@ -8,13 +8,12 @@ export { removeLeftoverLiveRuns } from './live-runs.js';
 export type { SessionSummary, PhaseState, RunState } from './run-state.js';
 export { foldRun } from './fold.js';
 export { signalForAttempt, gatesForAttempt, unfinishedSessions, effectiveRunStatus } from './run-queries.js';
-export { listRuns, loadRun, latestRun, type RunSummary } from './runs.js';
+export { listRuns, loadRun, latestRun, lastPlanUsed, type RunSummary } from './runs.js';
 export { acquireRunLock, readRunLock, type LockInfo, type AcquiredLock } from './lock.js';
 export {
   recordPhaseMark,
   readPhaseMarks,
   recordPlanUsed,
-  lastPlanUsed,
   type PhaseMark,
   type PhaseMarkStatus,
   type PhaseMarkedEvent,

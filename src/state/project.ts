@@ -6,7 +6,6 @@
 import { JOURNAL_VERSION } from './events.js';
 import { appendRecord, readRecords } from './ndjson.js';
 import { canonicalPath, projectJournalPath } from './paths.js';
-import { latestRun } from './runs.js';
 
 export type PhaseMarkStatus = 'completed' | 'blocked' | 'failed';
 
@@ -91,15 +90,4 @@ export function recordPlanUsed(root: string, planPath: string): void {
 export async function readPlanUses(root: string): Promise<PlanUsedEvent[]> {
   const { records } = await readRecords(projectJournalPath(root), isProjectEvent);
   return records.filter((event): event is PlanUsedEvent => event.type === 'plan_used');
-}
-
-/** The plan last recorded with `recordPlanUsed`, else the plan of the newest run. */
-export async function lastPlanUsed(root: string): Promise<string | undefined> {
-  const { records } = await readRecords(projectJournalPath(root), isProjectEvent);
-  for (let i = records.length - 1; i >= 0; i--) {
-    const event = records[i];
-    if (event?.type === 'plan_used') return event.planPath;
-  }
-  const planPath = (await latestRun(root))?.state?.planPath;
-  return planPath === undefined ? undefined : canonicalPath(planPath, root);
 }

@@ -83,3 +83,11 @@ export async function latestRun(root: string, planPath?: string): Promise<RunSum
   }
   return undefined;
 }
+
+/** The plan last recorded with `recordPlanUsed`, else the plan of the newest run. */
+export async function lastPlanUsed(root: string): Promise<string | undefined> {
+  const recorded = (await readPlanUses(root)).at(-1);
+  if (recorded !== undefined) return recorded.planPath;
+  const planPath = (await latestRun(root))?.state?.planPath;
+  return planPath === undefined ? undefined : canonicalPath(planPath, root);
+}

@@ -1,4 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { parseProcStat } from '../../src/process/procfs-table.js';
 
 /**
  * Pids of every live descendant of `rootPid`, found through /proc parent links. Needed because the
@@ -26,12 +27,12 @@ export async function descendantsOf(rootPid: number): Promise<number[]> {
 }
 
 async function parentPid(pid: number): Promise<number | undefined> {
+  return (await statOf(pid))?.ppid;
+}
+
+async function statOf(pid: number): Promise<ReturnType<typeof parseProcStat>> {
   try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // Field 2 (comm) may contain spaces and parentheses; the fields after the last ')' are fixed.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ppid = Number(rest[1]);
-    return Number.isFinite(ppid) ? ppid : undefined;
+    return parseProcStat(pid, await readFile(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined; // exited while we were looking
   }
@@ -51,12 +52,8 @@ export async function killTree(rootPid: number, signal: NodeJS.Signals = 'SIGKIL
 
 /** Whether a process with this pid exists and is not a zombie. */
 export async function isAlive(pid: number): Promise<boolean> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] !== 'Z';
-  } catch {
-    return false;
-  }
+  const stat = await statOf(pid);
+  return stat !== undefined && !stat.exited;
 }
 
 /** The command line of a process, arguments joined by spaces ('' if it is gone). */
