@@ -31,13 +31,15 @@ export type NextStep =
   | { kind: 'verify' }
   | { kind: 'blocked'; reason: string }
   | { kind: 'interrupted' }
-  | { kind: 'restart'; reason: string }
+  /** A fresh session from a checkpoint; `restarts` is the count after it. */
+  | { kind: 'restart'; reason: string; restarts: number }
   | { kind: 'continue'; reason: string }
-  | { kind: 'retry'; reason: string }
+  /** A fresh session that uses one of max_retries; `retries` is the count after it. */
+  | { kind: 'retry'; reason: string; retries: number }
   | { kind: 'fail'; reason: string; hint: string };
 
 function retryOrFail(input: NextStepInput, reason: string, hint: string): NextStep {
-  if (input.retries < input.maxRetries) return { kind: 'retry', reason };
+  if (input.retries < input.maxRetries) return { kind: 'retry', reason, retries: input.retries + 1 };
   return {
     kind: 'fail',
     reason: `${reason}; no retries left (max_retries ${input.maxRetries})`,
@@ -54,7 +56,7 @@ export function decideNextStep(input: NextStepInput): NextStep {
   }
   if (input.stoppedBy === 'context' || input.stoppedBy === 'compaction') {
     const figure = input.crossingText ?? 'the context limit';
-    if (input.restarts < input.maxRestarts) return { kind: 'restart', reason: figure };
+    if (input.restarts < input.maxRestarts) return { kind: 'restart', reason: figure, restarts: input.restarts + 1 };
     return {
       kind: 'fail',
       reason: `phase ${input.phaseId} reached ${figure} again after ${input.restarts} restart(s) (max_restarts ${input.maxRestarts})`,

@@ -1,7 +1,9 @@
 /**
  * One phase, start to end: sessions, context restarts, continuation of a session that forgot to
- * signal, retries, gate verification and remediation. The decisions come from next-step.ts; this
- * file carries them out.
+ * signal, retries, gate verification and remediation. The decisions come from next-step.ts,
+ * after-verification.ts and the recovery policy (session-failure.ts); this file carries them out.
+ * The retry budget lives in one place, the phase's RecoveryState, and changes only by a decision's
+ * result.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -19,7 +21,7 @@ import { decideNextStep, type NextStep } from './next-step.js';
 import { notifyGiveUp } from './give-up-notice.js';
 import { checkNotes } from './notes-check.js';
 import { describeRefusals } from '../permissions/refusals.js';
-import { FAILURE_CLASSES } from '../recovery/failure-class.js';
+import { decideAfterVerification } from './after-verification.js';
 import { decideRecovery, sessionFailed } from './session-failure.js';
 import { PhaseCommits } from './phase-commits.js';
 import { markPlanStatus } from './plan-status.js';
@@ -97,9 +99,9 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   const phasePrompt = buildPhasePrompt({ plan: ctx.plan, phase, projectRoot: ctx.root });
   const oneShot = config.max_restarts === 0 || config.context_threshold >= 100;
   let restarts = carry.restarts;
-  let retries = carry.retries;
   let sessionIndex = carry.sessions;
-  let recoveryState: RecoveryState = { ...initialRecoveryState(), retries };
+  /** The phase's retry budget and recovery counters: changed only from a decision's result. */
+  let recoveryState: RecoveryState = { ...initialRecoveryState(), retries: carry.retries };
   let model = config.model;
   const calibration = new TokenCalibration();
   const claudePermissions = { ...(config.permission_mode === undefined ? {} : { mode: config.permission_mode }), allowedTools: config.allowed_tools, disallowedTools: config.disallowed_tools };
@@ -116,7 +118,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
 
   const startAttempt = (kind: AttemptKind, prompt: string): Attempt => {
     const attempt: Attempt = { id: newAttemptId(), kind, prompt, resumeSessionId: undefined, continued: false };
-    recorder.record({ type: 'attempt_started', phaseId: phase.id, attemptId: attempt.id, kind, restart: restarts, retry: retries });
+    recorder.record({ type: 'attempt_started', phaseId: phase.id, attemptId: attempt.id, kind, restart: restarts, retry: recoveryState.retries });
     return attempt;
   };
 
@@ -177,14 +179,13 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
     const signal = signalForAttempt(state, attempt.id);
 
     if (sessionFailed(report, signal !== undefined)) {
-      const { failure, action } = decideRecovery(ctx, ctx.recovery, phase.id, report, { ...recoveryState, retries }, config);
+      const { failure, action } = decideRecovery(ctx, ctx.recovery, phase.id, report, recoveryState, config);
       recoveryState = action.nextState;
       if (action.kind === 'skip_phase') return finish({ status: 'skipped', reason: action.reason });
       if (action.kind === 'abort') {
         if (action.scope === 'phase' && action.exitKind === 'failed') return finish({ status: 'failed', reason: action.reason, hint: action.hint });
         return finish({ status: 'aborted', reason: action.reason, hint: action.hint, exitKind: action.exitKind });
       }
-      retries = action.nextState.retries;
       if (action.kind !== 'resume') await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: failure.message });
       if (action.delayMs > 0) {
         ctx.reporter.notice('warning', `phase ${phase.id}: waiting ${(action.delayMs / 1000).toFixed(1)} s before the next session (${action.waitReason})`);
@@ -222,7 +223,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       outcome: report.end.outcome,
       stoppedBy: report.stoppedBy,
       crossingText: crossingText(report),
-      restarts, maxRestarts: config.max_restarts, retries, maxRetries: config.max_retries,
+      restarts, maxRestarts: config.max_restarts, retries: recoveryState.retries, maxRetries: config.max_retries,
       alreadyContinued: attempt.continued,
       sessionId: report.sessionId,
       failureText: report.end.lastApiError ?? report.end.result?.text,
@@ -247,7 +248,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
           ...(hit ? { contextPercent: hit.percent, contextTokens: hit.usedTokens } : {}),
           ...(hit?.contextWindow === undefined ? {} : { contextWindow: hit.contextWindow }),
         });
-        restarts += 1;
+        restarts = step.restarts;
         const checkpoint = await checkpointFrom(step.reason, report.lastActivity);
         const prompt = buildRestartPrompt(checkpoint, phasePrompt);
         recorder.record({ type: 'restart', phaseId: phase.id, restart: restarts, maxRestarts: config.max_restarts, reason: step.reason, checkpointChars: prompt.length - phasePrompt.length });
@@ -256,52 +257,47 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       }
       case 'retry': {
         await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: step.reason });
-        retries += 1;
-        recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${step.reason}: retry ${retries}/${config.max_retries} in a fresh session` });
+        recoveryState = { ...recoveryState, retries: step.retries };
+        recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${step.reason}: retry ${step.retries}/${config.max_retries} in a fresh session` });
         const checkpoint = await checkpointFrom(step.reason, report.lastActivity);
         attempt = startAttempt('retry', buildRestartPrompt(checkpoint, phasePrompt));
         continue;
       }
       case 'verify': {
         const outcomes = await verify(ctx, phase, attempt.id);
-        if (ctx.interrupt.aborted) {
-          // Stopped while verifying: the gates' verdict is unknown; the next run resumes the phase.
-          await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
-          return finish({ status: 'interrupted' });
+        const notes = ctx.interrupt.aborted ? undefined : await checkNotes(ctx.root, phase, config.notes_sections);
+        for (const warning of notes?.missingSections ?? []) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: warning });
+        const verdict = decideAfterVerification({
+          interrupted: ctx.interrupt.aborted,
+          failedGates: outcomes.filter((o) => !o.passed),
+          notesProblems: notes?.missingFiles ?? [],
+          refusals: report.refusals.map((r) => r.summary),
+          retries: recoveryState.retries, maxRetries: config.max_retries,
+        });
+        switch (verdict.kind) {
+          case 'interrupted':
+            // Stopped while verifying: the gates' verdict is unknown; the next run resumes the phase.
+            await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
+            return finish({ status: 'interrupted' });
+          case 'abort_permissions':
+            return finish({ status: 'aborted', reason: verdict.reason, hint: verdict.hint, exitKind: 'permissions' });
+          case 'fail':
+            return finish({ status: 'failed', reason: verdict.reason, hint: verdict.hint });
+          case 'complete': {
+            for (const problem of verdict.accepted) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${problem} (accepted: gates pass and no retries left)` });
+            const sha = await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_completed' });
+            // A Ctrl-C that ended the commit (a hook that hung): the work is in the tree, not in a
+            // commit, so the phase is not complete; the next run resumes it.
+            if (sha === undefined && ctx.useGit && ctx.interrupt.aborted) return finish({ status: 'interrupted' });
+            return finish({ status: 'completed' });
+          }
+          case 'remediate':
+            if (verdict.checkpointReason !== undefined) await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: verdict.checkpointReason });
+            recoveryState = { ...recoveryState, retries: verdict.retries };
+            recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: verdict.notice });
+            attempt = startAttempt('remediation', buildRemediationPrompt({ phaseId: phase.id, failedGates: verdict.failedGates, otherProblems: verdict.otherProblems, redact: ctx.recorder.redact }, phasePrompt));
+            continue;
         }
-        const notes = await checkNotes(ctx.root, phase, config.notes_sections);
-        for (const warning of notes.missingSections) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: warning });
-        const problems = notes.missingFiles;
-        const failed = outcomes.filter((o) => !o.passed);
-        // The agent could not do what is checked: a remediation session would be refused the same way.
-        if ((failed.length > 0 || (problems.length > 0 && retries < config.max_retries)) && report.refusals.length > 0) {
-          const unmet = [...(failed.length > 0 ? [`gate(s) ${failed.map((o) => o.name).join(', ')} failed`] : []), ...problems].join('; ');
-          const refused = describeRefusals(report.refusals.map((r) => r.summary));
-          return finish({ status: 'aborted', reason: `${unmet} after ${refused}: allow them with permission_mode / allowed_tools`, hint: FAILURE_CLASSES.permissions.suggestedAction, exitKind: 'permissions' });
-        }
-        if (failed.length === 0 && problems.length > 0 && retries < config.max_retries) {
-          retries += 1;
-          recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `gates passed but ${problems.join('; ')}: remediation ${retries}/${config.max_retries}` });
-          attempt = startAttempt('remediation', buildRemediationPrompt({ phaseId: phase.id, failedGates: [], otherProblems: problems, redact: ctx.recorder.redact }, phasePrompt));
-          continue;
-        }
-        if (failed.length === 0) {
-          for (const problem of problems) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${problem} (accepted: gates pass and no retries left)` });
-          const sha = await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_completed' });
-          // A Ctrl-C that ended the commit (a hook that hung): the work is in the tree, not in a
-          // commit, so the phase is not complete; the next run resumes it.
-          if (sha === undefined && ctx.useGit && ctx.interrupt.aborted) return finish({ status: 'interrupted' });
-          return finish({ status: 'completed' });
-        }
-        const names = failed.map((o) => o.name).join(', ');
-        if (retries >= config.max_retries) {
-          return finish({ status: 'failed', reason: `gate(s) ${names} still failing after ${retries} remediation session(s) (max_retries ${config.max_retries})`, hint: 'Run the gates yourself (`debussy done --phase ID --verify` shows them) and fix what remains.' });
-        }
-        retries += 1;
-        await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: `gates failed: ${names}` });
-        recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `verification failed (${names}): remediation ${retries}/${config.max_retries}` });
-        attempt = startAttempt('remediation', buildRemediationPrompt({ phaseId: phase.id, failedGates: failed, otherProblems: problems, redact: ctx.recorder.redact }, phasePrompt));
-        continue;
       }
     }
   }

@@ -8,13 +8,16 @@
 import { StateError } from '../errors/index.js';
 import { redactDeep, type Redactor } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
-import { eventsOfLines, foldRun, JournalKeeper, stampEvent, type JournalEvent, type JournalLoss, type NewJournalEvent, type RunState } from '../state/index.js';
+import { eventsOfLines, foldEvent, JournalKeeper, stampEvent, type JournalEvent, type JournalLoss, type NewJournalEvent, type RunState } from '../state/index.js';
 
 export class RunRecorder {
   private readonly keeper: JournalKeeper;
   private lossSeen = false;
   /** How many of the keeper's lines the reporters have been shown. */
   private shown = 0;
+  /** The run's state, kept current: each journal line is folded once, when the run first asks after it. */
+  private folded: RunState | undefined;
+  private foldedLines = 0;
 
   constructor(
     readonly journalFile: string,
@@ -52,10 +55,18 @@ export class RunRecorder {
     return this.keeper.records;
   }
 
-  /** The run as the journal says now, including what `debussy done`/`progress` appended. */
+  /**
+   * The run as the journal says now, including what `debussy done`/`progress` appended. Only the
+   * lines added since the last call are folded; the state returned is the run's live copy, to be
+   * read now rather than kept.
+   */
   state(): Promise<RunState> {
     this.check();
-    const state = foldRun(eventsOfLines(this.keeper.records));
+    const lines = this.keeper.records;
+    for (; this.foldedLines < lines.length; this.foldedLines += 1) {
+      for (const event of eventsOfLines([lines[this.foldedLines] as string])) this.folded = foldEvent(this.folded, event);
+    }
+    const state = this.folded;
     if (!state) return Promise.reject(new StateError('E_JOURNAL_LOST', `the run journal ${this.journalFile} has lost its run_started event`, { hint: 'run again; `debussy status` shows what was recorded' }));
     return Promise.resolve(state);
   }

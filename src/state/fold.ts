@@ -15,6 +15,7 @@ import type {
 } from './events.js';
 import type { PhaseState, RunState, SessionSummary } from './run-state.js';
 import type { FileState, UserChange, UserChangeOrigin } from '../git/commit-scope.js';
+import { asPlanFingerprint } from '../plan/fingerprint.js';
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
@@ -108,6 +109,8 @@ function startRun(state: RunState | undefined, event: RunStartedEvent): RunState
     lastEventAt: event.ts,
   };
   if (isString(event.resumedFrom)) fresh.resumedFrom = event.resumedFrom;
+  const fingerprint = asPlanFingerprint(event.planFingerprint);
+  if (fingerprint) fresh.planFingerprint = fingerprint;
   for (const id of phaseIds) phaseFor(fresh, id);
   return fresh;
 }
@@ -222,6 +225,12 @@ function apply(state: RunState, event: JournalEvent): void {
     case 'notice':
       state.notices.push(event);
       return;
+    case 'regression_result':
+      (state.regressions ??= []).push(event);
+      return;
+    case 'plan_changed':
+      state.planChanged = event;
+      return;
     case 'commit_failed':
       state.notices.push({
         type: 'notice',
@@ -290,22 +299,34 @@ function applyToPhase(state: RunState, event: JournalEvent): void {
     case 'gate_result':
       phase.gates.push(event);
       return;
+    case 'baseline_result':
+      phase.baseline = [...(phase.baseline ?? []).filter((gate) => gate.name !== event.name), event];
+      return;
     default:
       // stop_requested and event types this version does not know change no state.
       return;
   }
 }
 
+/**
+ * Folds one more event into a run's state (which it updates in place) and returns the state;
+ * undefined until the first run_started event. foldRun is this over a whole journal; a run that
+ * keeps its state current folds each event once, as it arrives.
+ */
+export function foldEvent(state: RunState | undefined, event: JournalEvent): RunState | undefined {
+  let next = state;
+  if (event.type === 'run_started') {
+    next = startRun(state, event);
+  } else if (next) {
+    apply(next, event);
+  }
+  if (next && event.ts > next.lastEventAt) next.lastEventAt = event.ts;
+  return next;
+}
+
 /** The run's state, or undefined when the journal has no run_started event. */
 export function foldRun(events: readonly JournalEvent[]): RunState | undefined {
   let state: RunState | undefined;
-  for (const event of events) {
-    if (event.type === 'run_started') {
-      state = startRun(state, event);
-    } else if (state) {
-      apply(state, event);
-    }
-    if (state && event.ts > state.lastEventAt) state.lastEventAt = event.ts;
-  }
+  for (const event of events) state = foldEvent(state, event);
   return state;
 }

@@ -6,8 +6,9 @@ export { appendEvent, stampEvent, eventsOfLines, readJournal, type JournalRead }
 export { JournalKeeper, describeJournalLoss, type JournalLoss } from './journal-keeper.js';
 export { removeLeftoverLiveRuns } from './live-runs.js';
 export type { SessionSummary, PhaseState, RunState } from './run-state.js';
-export { foldRun } from './fold.js';
+export { foldEvent, foldRun } from './fold.js';
 export { signalForAttempt, gatesForAttempt, unfinishedSessions, effectiveRunStatus } from './run-queries.js';
+export { journalVersionOf, newerJournalNote, refuseNewerJournal } from './journal-version.js';
 export { listRuns, loadRun, latestRun, lastPlanUsed, type RunSummary } from './runs.js';
 export { acquireRunLock, readRunLock, type LockInfo, type AcquiredLock } from './lock.js';
 export {

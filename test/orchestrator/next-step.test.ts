@@ -27,6 +27,11 @@ describe('decideNextStep', () => {
     expect(decideNextStep({ ...base, ...change }).kind).toBe(kind);
   });
 
+  it('counts the restart or retry it decides on, from the counters it was given', () => {
+    expect(decideNextStep({ ...base, stoppedBy: 'context', outcome: 'stopped', restarts: 1, crossingText: 'context at 81%' })).toEqual({ kind: 'restart', reason: 'context at 81%', restarts: 2 });
+    expect(decideNextStep({ ...base, outcome: 'crashed', retries: 1 })).toEqual({ kind: 'retry', reason: 'the session ended with crashed', retries: 2 });
+  });
+
   it('says which limit was hit and what to do when restarts run out', () => {
     const step = decideNextStep({ ...base, stoppedBy: 'context', outcome: 'stopped', restarts: 3, crossingText: 'context at 85.0% (threshold 80%)' });
     expect(step).toEqual({
