@@ -118,6 +118,18 @@ export const CONFIG_SCHEMA = {
     kind: 'boolean', default: false, group: 'gates',
     description: "Update the phase's Status cell in MASTER_PLAN.md as phases start and end (nothing else in the file changes).",
   },
+  baseline_gates: {
+    kind: 'boolean', default: true, group: 'gates',
+    description: "Run a phase's gates once before its first session (each with gate_timeout), so a gate that already failed is reported as inherited, not blamed on the phase.",
+  },
+  inherited_failures: {
+    kind: 'string', default: 'block', choices: ['block', 'warn'], flag: '--inherited-failures', group: 'gates',
+    description: "Whether a gate that failed before the phase started and still fails keeps the phase from completing (block), or only warns (warn). block: many gates fail before their phase by design, since they check what it builds.",
+  },
+  regression_gates: {
+    kind: 'string', default: 'end', choices: ['off', 'end', 'each'], flag: '--regression-gates', group: 'gates',
+    description: 'Run the gates of phases completed earlier again: after each phase (each: the phase that broke one goes back to remediation), once at the end of the run (end: the run fails naming the gate and the phases since), or never (off).',
+  },
   notes_sections: {
     kind: 'string[]', default: [], group: 'gates',
     description: 'Headings every notes file a phase writes should contain; a missing one is a warning.',
@@ -232,6 +244,9 @@ export interface DebussyConfig {
   gates: Record<string, string>;
   update_plan_status: boolean;
   notes_sections: string[];
+  baseline_gates: boolean;
+  inherited_failures: 'block' | 'warn';
+  regression_gates: 'off' | 'end' | 'each';
   stall_timeout: number;
   fallback_models: string[];
   fallback_after: number;

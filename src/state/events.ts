@@ -4,8 +4,16 @@
  * with `isJournalEvent` and tolerate what they do not know.
  */
 import type { FileState, UserChange } from '../git/commit-scope.js';
+import type { PlanFingerprint } from '../plan/fingerprint.js';
+import type { PlanChange } from '../plan/plan-diff.js';
 import type { PhaseStatus } from '../plan/types.js';
 
+/**
+ * The journal format's version, written on every line as `v`. Additions an older reader can skip
+ * (a new event type, a new optional field) keep it; a change an older reader would misread raises
+ * it. A reader takes lines up to its own version (a line without `v` predates versioning and reads
+ * as version 1) and says what it cannot carry over from a newer one (journal-version.ts).
+ */
 export const JOURNAL_VERSION = 1;
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'blocked' | 'aborted';
@@ -30,6 +38,8 @@ export interface RunStartedEvent extends Base {
   options: Record<string, unknown>;
   /** Set when this run continues an interrupted one. */
   resumedFrom?: string;
+  /** The plan as this run found it: a later run compares it with the plan then (plan/fingerprint.ts). */
+  planFingerprint?: PlanFingerprint;
 }
 
 export interface RunEndedEvent extends Base {
@@ -229,6 +239,54 @@ export interface GateResultEvent extends Base {
   exitCode: number | null;
   durationMs: number;
   outputTail: string;
+  /** A failed gate that failed before the phase's first session too (its baseline): not the phase's doing. */
+  inherited?: boolean;
+}
+
+/** A phase's gate run before its first session (`baseline_gates`), or to verify a completed phase again after its plan changed. */
+export interface BaselineResultEvent extends Base {
+  type: 'baseline_result';
+  phaseId: string;
+  name: string;
+  command: string;
+  passed: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  outputTail: string;
+  /** Run to verify again a completed phase whose file or gates changed (not a baseline of new work). */
+  reverify?: boolean;
+  /** Recorded by an interrupted run this one continues. */
+  fromRunId?: string;
+}
+
+/** An earlier phase's gate run again (`regression_gates`): after `afterPhaseId` completed (each), or at the end of the run. */
+export interface RegressionResultEvent extends Base {
+  type: 'regression_result';
+  /** The phase the gate belongs to. */
+  phaseId: string;
+  name: string;
+  command: string;
+  passed: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  outputTail: string;
+  mode: 'each' | 'end';
+  /** each: the phase just verified, whose work is checked against the earlier gate. */
+  afterPhaseId?: string;
+  /** end, failed: the phases completed since the gate's phase, one of which broke it. */
+  suspects?: string[];
+}
+
+/** The plan changed since the run before this one: what changed and which completed phases run their gates again. */
+export interface PlanChangedEvent extends Base {
+  type: 'plan_changed';
+  /** The run whose recorded fingerprint the plan was compared with. */
+  sinceRunId: string;
+  changes: PlanChange[];
+  /** Completed phases verified again before they count as done. */
+  reverify: string[];
+  /** --trust-completed was given: changed completed phases stay done. */
+  trusted: boolean;
 }
 
 export interface NoticeEvent extends Base {
@@ -289,6 +347,9 @@ export type JournalEvent =
   | SignalEvent
   | ProgressEvent
   | GateResultEvent
+  | BaselineResultEvent
+  | RegressionResultEvent
+  | PlanChangedEvent
   | NoticeEvent
   | RecoveryEvent
   | CheckpointCondensedEvent;

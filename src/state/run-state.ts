@@ -1,7 +1,8 @@
 /** The shape of a run as folded from its journal (see fold.ts). */
 import type { FileState, UserChange } from '../git/commit-scope.js';
 import type { PhaseStatus } from '../plan/types.js';
-import type { GateResultEvent, NoticeEvent, RunStatus, SignalEvent } from './events.js';
+import type { PlanFingerprint } from '../plan/fingerprint.js';
+import type { BaselineResultEvent, GateResultEvent, NoticeEvent, PlanChangedEvent, RegressionResultEvent, RunStatus, SignalEvent } from './events.js';
 
 export interface SessionSummary {
   attemptId: string;
@@ -51,6 +52,8 @@ export interface PhaseState {
   /** Every signal for the phase, current attempt or not: see `signalForAttempt`. */
   signals: SignalEvent[];
   gates: GateResultEvent[];
+  /** The gates' verdict before the phase's first session, one per gate (baseline_result; latest wins). */
+  baseline?: BaselineResultEvent[];
   /** HEAD when the phase first started (from phase_started). */
   baseSha?: string;
   /** The user's changes the phase's commits leave alone (the latest user_changes event). */
@@ -86,4 +89,10 @@ export interface RunState {
   /** Notices, plus a warning for each failed commit. */
   notices: NoticeEvent[];
   lastEventAt: string;
+  /** The plan as the run found it (run_started); absent in journals from before fingerprints. */
+  planFingerprint?: PlanFingerprint;
+  /** What changed in the plan since the run before (plan_changed). */
+  planChanged?: PlanChangedEvent;
+  /** Earlier phases' gates run again (regression_result), in order. */
+  regressions?: RegressionResultEvent[];
 }

@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { foldRun } from './fold.js';
 import { readJournal } from './journal.js';
+import { journalVersionOf } from './journal-version.js';
 import { canonicalPath, isValidRunId, runDir, runsDir } from './paths.js';
 import { readPlanUses } from './project.js';
 import type { RunState } from './run-state.js';
@@ -17,11 +18,13 @@ export interface RunSummary {
   tornTail: boolean;
   /** The first line (run_started) was damaged; the state was rebuilt from the rest (salvage.ts). */
   firstLineDamaged?: boolean;
+  /** The highest journal version among its lines (journal-version.ts): above JOURNAL_VERSION, a newer debussy wrote it. */
+  journalVersion: number;
 }
 
 async function summarize(root: string, runId: string, dir: string): Promise<RunSummary> {
   const read = await readJournal(join(dir, 'journal.ndjson'));
-  const summary: RunSummary = { runId, dir, state: foldRun(read.events), badLines: read.badLines.length, tornTail: read.tornTail };
+  const summary: RunSummary = { runId, dir, state: foldRun(read.events), badLines: read.badLines.length, tornTail: read.tornTail, journalVersion: journalVersionOf(read.events) };
   if (summary.state || read.events.length === 0) return summary;
   const start = salvageRunStart({ runId, firstLine: read.badLines[0], events: read.events, planUses: await readPlanUses(root) });
   if (start) {
