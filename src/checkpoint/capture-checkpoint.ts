@@ -3,7 +3,7 @@
  * the phase's commits, what is not committed yet). git is the truth about commits: it also sees
  * those an earlier, interrupted run made, and those the agent made itself.
  */
-import { changedFilesSince, commitsSince, diffSummary, headSha } from '../git/index.js';
+import { changedFilesSince, commitsSince, diffSummary, headSha, userChangeLookup } from '../git/index.js';
 import type { PhaseState } from '../state/index.js';
 import type { Checkpoint } from './checkpoint.js';
 
@@ -25,19 +25,28 @@ function commitLine(sha: string, subject: string): string {
   return `${sha.slice(0, 10)} ${subject}`;
 }
 
-async function gitFacts(root: string, baseSha: string | undefined) {
+async function gitFacts(root: string, baseSha: string | undefined, phase: PhaseState) {
   const head = await headSha(root);
-  const [changedFiles, summary, commits, uncommitted] = await Promise.all([
+  const [changed, summary, commits, uncommitted] = await Promise.all([
     changedFilesSince(root, baseSha),
     diffSummary(root, baseSha, 40),
     baseSha === undefined ? undefined : commitsSince(root, baseSha),
     changedFilesSince(root, head),
   ]);
-  return { changedFiles, summary, commits: commits?.map((c) => commitLine(c.sha, c.subject)), uncommittedFiles: uncommitted.length };
+  // What the user had changed before the phase began is theirs, not the phase's work.
+  const usersOwn = userChangeLookup(phase.userChanges ?? []);
+  const isUsers = (file: string) => usersOwn(file) !== undefined;
+  return {
+    changedFiles: changed.filter((file) => !isUsers(file)),
+    userChangedFiles: changed.filter(isUsers),
+    summary,
+    commits: commits?.map((c) => commitLine(c.sha, c.subject)),
+    uncommittedFiles: uncommitted.filter((file) => !isUsers(file)).length,
+  };
 }
 
 export async function captureCheckpoint(input: CaptureInput): Promise<Checkpoint> {
-  const git = input.gitRepo ? await gitFacts(input.root, input.baseSha) : undefined;
+  const git = input.gitRepo ? await gitFacts(input.root, input.baseSha, input.phase) : undefined;
   const journalCommits = input.phase.commits.map((commit) => commitLine(commit.sha, commit.message.split('\n')[0] ?? ''));
   return {
     phaseId: input.phase.id,
@@ -46,6 +55,7 @@ export async function captureCheckpoint(input: CaptureInput): Promise<Checkpoint
     reason: input.reason,
     progress: input.phase.progress.map((entry) => entry.message),
     changedFiles: git?.changedFiles ?? [],
+    ...(git === undefined || git.userChangedFiles.length === 0 ? {} : { userChangedFiles: git.userChangedFiles }),
     diffSummary: git?.summary ?? '',
     lastActivity: input.lastActivity.length > 0 ? input.lastActivity : input.phase.lastActivity,
     commits: git?.commits ?? journalCommits,

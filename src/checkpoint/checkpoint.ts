@@ -9,8 +9,13 @@ export interface Checkpoint {
   reason: string;
   /** Progress entries the agent recorded with `debussy progress`, oldest first. */
   progress: string[];
-  /** Files changed since the phase started (committed or not), relative to the project root. */
+  /** Files changed since the phase started (committed or not), relative to the project root; not the user's. */
   changedFiles: string[];
+  /**
+   * Files that differ from the phase's start because the user had changed them before it began
+   * (recorded as user_changes): never the phase's to commit or undo. Omitted when there are none.
+   */
+  userChangedFiles?: string[];
   /** A short diff summary (files and line counts). */
   diffSummary: string;
   /** The last few things the agent did (condensed tool calls and text), oldest first. */

@@ -30,6 +30,9 @@ export function renderCheckpoint(checkpoint: Checkpoint): string {
     section('Progress recorded so far', checkpoint.progress.map((entry, i) => `${i + 1}. ${entry}`), '(none recorded: inspect the changed files)'),
     section('Files changed since the phase started', checkpoint.changedFiles.map((file) => `- ${file}`), '(none)'),
   ];
+  if (checkpoint.userChangedFiles !== undefined && checkpoint.userChangedFiles.length > 0) {
+    parts.push(section('Files the user had changed before the phase started (theirs: keep their changes, do not undo or commit them)', checkpoint.userChangedFiles.map((file) => `- ${file}`), ''));
+  }
   if (checkpoint.diffSummary.trim() !== '') parts.push(`## Diff summary\n\`\`\`\n${checkpoint.diffSummary.trim()}\n\`\`\``);
   if (checkpoint.commits.length > 0) parts.push(section('Commits made in this phase', checkpoint.commits.map((c) => `- ${c}`), ''));
   parts.push(section('What the previous session was doing last', checkpoint.lastActivity.map((line) => `- ${line}`), '(nothing recorded)'));
