@@ -168,7 +168,7 @@ const STEPS: readonly Step[] = [
   (w) => shortenLongest(w.cp.lastActivity, 80),
   drop('commits', 1, always),
   drop('lastActivity', 2, always),
-  drop('progress', 0, nonEssential),
+  drop('progress', 1, nonEssential),
   (w) => shortenLongest(w.cp.progress, 100),
   (w) => {
     if (w.folded || w.cp.changedFiles.length <= 8) return false;

@@ -115,6 +115,15 @@ describe('condenseCheckpoint', () => {
     expect(r.beforeTokens).toBeUndefined();
   });
 
+  it('never drops the newest progress entry, even a plain one, at the hardest level', () => {
+    const plain = 'Looked around for a while and tidied up some of the things that seemed a little untidy.';
+    const cp: Checkpoint = { ...realisticCheckpoint(), progress: [plain] };
+    const condensed = condenseCheckpoint(cp, 3);
+    expect(condensed.checkpoint.progress).toHaveLength(1);
+    expect(condensed.checkpoint.progress[0]).toMatch(/^Looked around/);
+    expect(condensed.omitted.progress).toBe(0);
+  });
+
   it('folds long file lists by directory only as a late resort', () => {
     const many: Checkpoint = {
       ...realisticCheckpoint(),
