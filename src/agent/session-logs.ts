@@ -9,15 +9,31 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { cutText, redactDeepOnce } from '../redact/index.js';
+import { oneLine } from '../text/one-line.js';
 import type { AgentEvent } from './agent-events.js';
 
 const MAX_TEXT = 300;
 
+/** The ends of a session's two log files' names: the readable log and the raw stream. */
+export const READABLE_LOG_SUFFIX = '.log';
+export const RAW_LOG_SUFFIX = '.stream.ndjson';
+
+/** A session's log file name without its suffix: `2A-03` (phase 2A, session 3), unsafe characters replaced. */
+export function sessionLogBase(phaseId: string, sessionIndex: number): string {
+  return `${phaseId}-${String(sessionIndex).padStart(2, '0')}`.replace(/[^\w.-]/g, '_');
+}
+
+/** Where a session's readable log and raw stream log are written, in `logDir`. */
+export function sessionLogPaths(logDir: string, phaseId: string, sessionIndex: number): { readable: string; raw: string } {
+  const base = path.join(logDir, sessionLogBase(phaseId, sessionIndex));
+  return { readable: `${base}${READABLE_LOG_SUFFIX}`, raw: `${base}${RAW_LOG_SUFFIX}` };
+}
+
 /** For text already redacted whole (SessionLogs.event): a cut must never leave part of a secret. */
-function oneLine(text: string, max = MAX_TEXT): string {
+function logText(text: string, max = MAX_TEXT): string {
   // Cut before folding whitespace: a tool output can be megabytes.
   const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  return cutText(head.replace(/\s+/g, ' ').trim(), max);
+  return cutText(oneLine(head), max);
 }
 
 /** One line for people, cut from the event's text: give it a redacted event. Pure. */
@@ -32,13 +48,13 @@ export function formatEventLine(event: AgentEvent): string {
     case 'usage':
       return `context ${event.contextTokens} tokens (input ${event.inputTokens}, cache read ${event.cacheReadTokens}, cache write ${event.cacheCreationTokens}) ${event.messageId}`;
     case 'assistant_text':
-      return `${event.parentToolUseId === undefined ? '' : '[subagent] '}says: ${oneLine(event.text)}`;
+      return `${event.parentToolUseId === undefined ? '' : '[subagent] '}says: ${logText(event.text)}`;
     case 'tool_start':
       return `${event.parentToolUseId === undefined ? '' : '[subagent] '}tool ${event.summary} (${event.toolUseId})`;
     case 'tool_result':
-      return `${event.isError ? 'tool error' : 'tool done'} (${event.toolUseId}): ${oneLine(event.text, 160)}`;
+      return `${event.isError ? 'tool error' : 'tool done'} (${event.toolUseId}): ${logText(event.text, 160)}`;
     case 'api_error':
-      return `API error ${event.errorType}: ${oneLine(event.text)}`;
+      return `API error ${event.errorType}: ${logText(event.text)}`;
     case 'api_retry':
       return `API retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs)} ms (status ${event.errorStatus ?? 'none'})`;
     case 'model_fallback':
@@ -48,9 +64,9 @@ export function formatEventLine(event: AgentEvent): string {
         ? 'compaction started'
         : `compacted ${event.preTokens ?? '?'} -> ${event.postTokens ?? '?'} tokens`;
     case 'result':
-      return `result ${event.subtype}${event.isError ? ' (error)' : ''}${event.terminalReason === undefined ? '' : ` ${event.terminalReason}`}${event.apiErrorStatus == null ? '' : ` status ${event.apiErrorStatus}`}: turns ${event.numTurns ?? '?'}, cost $${event.costUsd.toFixed(4)}${event.text === undefined ? '' : `, ${oneLine(event.text, 200)}`}`;
+      return `result ${event.subtype}${event.isError ? ' (error)' : ''}${event.terminalReason === undefined ? '' : ` ${event.terminalReason}`}${event.apiErrorStatus == null ? '' : ` status ${event.apiErrorStatus}`}: turns ${event.numTurns ?? '?'}, cost $${event.costUsd.toFixed(4)}${event.text === undefined ? '' : `, ${logText(event.text, 200)}`}`;
     case 'unparsed_line':
-      return `unparsed line ${event.lineNumber} (${event.reason}): ${oneLine(event.preview, 120)}`;
+      return `unparsed line ${event.lineNumber} (${event.reason}): ${logText(event.preview, 120)}`;
   }
 }
 

@@ -5,14 +5,15 @@
  */
 import path from 'node:path';
 import { redactThenCut, type Redactor } from '../redact/index.js';
+import { oneLine } from '../text/one-line.js';
 import { isRecord, stringField, arrayField, type JsonRecord } from './json-fields.js';
 
 const MAX_DETAIL = 120;
 
 const keepText: Redactor = (text) => text;
 
-function oneLine(text: string, redact: Redactor): string {
-  return redactThenCut(text.trim().replace(/\s+/g, ' '), MAX_DETAIL, redact);
+function shownDetail(text: string, redact: Redactor): string {
+  return redactThenCut(oneLine(text), MAX_DETAIL, redact);
 }
 
 function shownPath(file: string, cwd: string | undefined): string {
@@ -64,5 +65,5 @@ function detailOf(name: string, input: JsonRecord, cwd: string | undefined): str
 /** `redact` is given the detail whole; leave it out only when `input` was redacted already. */
 export function summarizeToolUse(name: string, input: unknown, cwd?: string, redact: Redactor = keepText): string {
   const detail = isRecord(input) ? detailOf(name, input, cwd) : undefined;
-  return detail === undefined || detail.trim() === '' ? name : `${name}: ${oneLine(detail, redact)}`;
+  return detail === undefined || detail.trim() === '' ? name : `${name}: ${shownDetail(detail, redact)}`;
 }

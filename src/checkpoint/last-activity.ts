@@ -7,26 +7,19 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { AgentEvent } from '../agent/agent-events.js';
 import { newStreamParseState, parseStreamLine } from '../agent/stream-parser.js';
+import { describeAgentEvent } from '../report/describe-event.js';
 
 export const ACTIVITY_LINES = 8;
-const LINE_CHARS = 160;
 
-/** One line for a step worth remembering, or undefined. Pure. */
+/**
+ * One line for a step worth remembering (a tool call, the model's text, an error), or undefined.
+ * The reporters' condensed line of the step (describe-event.ts), the model's text marked as said.
+ * Pure.
+ */
 export function describeActivity(event: AgentEvent): string | undefined {
-  switch (event.type) {
-    case 'tool_start':
-      return event.summary;
-    case 'assistant_text': {
-      const text = event.text.trim().replace(/\s+/g, ' ');
-      return text === '' ? undefined : `said: ${text.length > LINE_CHARS ? `${text.slice(0, LINE_CHARS - 3)}...` : text}`;
-    }
-    case 'tool_result':
-      return event.isError ? `tool error: ${event.text.trim().split('\n')[0]?.slice(0, LINE_CHARS) ?? ''}` : undefined;
-    case 'api_error':
-      return `API error (${event.errorType}): ${event.text.slice(0, LINE_CHARS)}`;
-    default:
-      return undefined;
-  }
+  const line = describeAgentEvent(event, false);
+  if (line === undefined || line.tone === 'warning') return undefined;
+  return line.tone === 'text' ? `said: ${line.text}` : line.text;
 }
 
 /** The last ACTIVITY_LINES steps, oldest first. */

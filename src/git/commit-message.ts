@@ -1,3 +1,6 @@
+import { cutText } from '../redact/redact-then-cut.js';
+import { oneLine } from '../text/one-line.js';
+
 export interface CommitMessageInput {
   planName: string;
   phaseId: string;
@@ -95,11 +98,6 @@ function formatCount(value: number): string {
   return Math.round(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** Collapses newlines and runs of whitespace: a subject and a trailer must each stay one line. */
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 function truncate(text: string, longest: number): string {
-  return text.length <= longest ? text : `${text.slice(0, longest - 1)}…`;
+  return cutText(text, longest, '…');
 }

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
+import { cutText } from '../redact/redact-then-cut.js';
 import type { NotificationMessage } from './notification.js';
 import type { Notifier, NotifierOutcome } from './notifier.js';
 
@@ -39,7 +40,7 @@ export async function findExecutable(name: string, env: Readonly<Record<string, 
 }
 
 function shortBody(body: string): string {
-  return body.length > MAX_BODY_CHARS ? `${body.slice(0, MAX_BODY_CHARS - 1)}…` : body;
+  return cutText(body, MAX_BODY_CHARS, '…');
 }
 
 /** An AppleScript string literal. */

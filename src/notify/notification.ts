@@ -3,6 +3,8 @@
  * what failed (the last failures with class, message and time), whether it keeps happening (the
  * recurring pattern) and what the user should do next. Rendering is pure.
  */
+import { cutText } from '../redact/redact-then-cut.js';
+import { oneLine } from '../text/one-line.js';
 
 export interface FailureSummary {
   /** A failure class (context_overflow, agent_crash, ...). */
@@ -50,9 +52,8 @@ export interface NotificationMessage {
 
 export const DEFAULT_MAX_FAILURES_SHOWN = 5;
 
-function oneLine(text: string, max = 240): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+function shortLine(text: string, max = 240): string {
+  return cutText(oneLine(text), max, '…');
 }
 
 export function renderPersistentFailure(notification: PersistentFailureNotification, maxFailures = DEFAULT_MAX_FAILURES_SHOWN): NotificationMessage {
@@ -69,7 +70,7 @@ export function renderPersistentFailure(notification: PersistentFailureNotificat
     lines.push('', `Last failures${hidden > 0 ? ` (${shown.length} of ${notification.failures.length})` : ''}:`);
     for (const f of shown) {
       const phase = f.phaseId === undefined ? '' : ` [phase ${f.phaseId}]`;
-      lines.push(`- ${new Date(f.at).toISOString()} ${f.class}${phase}: ${oneLine(f.message)}`);
+      lines.push(`- ${new Date(f.at).toISOString()} ${f.class}${phase}: ${shortLine(f.message)}`);
     }
   }
   if (notification.pattern) {
@@ -82,7 +83,7 @@ export function renderPersistentFailure(notification: PersistentFailureNotificat
   }
   const lastClass = notification.pattern?.class ?? notification.failures.at(-1)?.class;
   return {
-    title: oneLine(notification.title, 200),
+    title: shortLine(notification.title, 200),
     body: lines.join('\n').replace(/^\n+/, ''),
     priority: notification.priority ?? 'high',
     tags: ['debussy', ...(lastClass === undefined ? [] : [lastClass])],

@@ -3,8 +3,7 @@
  * reporters, and stops it gracefully when the monitor fires (unless in one-shot mode). It reports
  * what happened; the phase runner decides what comes next.
  */
-import path from 'node:path';
-import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type ClaudePermissions, type SessionEnd } from '../agent/index.js';
+import { buildClaudeArgs, sessionLogPaths, startAgentSession, type AgentEvent, type AgentSession, type ClaudePermissions, type SessionEnd } from '../agent/index.js';
 import { ActivityTrail } from '../checkpoint/last-activity.js';
 import { ContextMonitor, createDisplaySnapshot, type ContextCrossing, type ContextSnapshot, type TokenCalibration } from '../context/index.js';
 import { RefusalTracker, type Refusal } from '../permissions/refusals.js';
@@ -132,7 +131,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
 
   const displaySnapshot = createDisplaySnapshot(monitor);
 
-  const base = `${request.phaseId}-${String(request.sessionIndex).padStart(2, '0')}`.replace(/[^\w.-]/g, '_');
+  const logs = sessionLogPaths(request.logDir, request.phaseId, request.sessionIndex);
   // The callbacks above run only once events flow, after this assignment.
   const session: AgentSession = startAgentSession({
     command: request.claudeCommand,
@@ -140,8 +139,8 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     cwd: request.cwd,
     env: request.env,
     prompt: request.prompt,
-    rawLogPath: path.join(request.logDir, `${base}.stream.ndjson`),
-    readableLogPath: path.join(request.logDir, `${base}.log`),
+    rawLogPath: logs.raw,
+    readableLogPath: logs.readable,
     stopGraceMs: request.stopGraceMs,
     redact: recorder.redact,
   });
@@ -156,8 +155,8 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     ...(session.startTime === undefined ? {} : { agentStartTime: session.startTime }),
     ...(request.model === undefined ? {} : { model: request.model }),
     promptChars: request.prompt.length,
-    logPath: path.join(request.logDir, `${base}.log`),
-    streamLogPath: path.join(request.logDir, `${base}.stream.ndjson`),
+    logPath: logs.readable,
+    streamLogPath: logs.raw,
   });
 
   // An interrupt that is not the user's carries its reason (run-state-guard.ts: debussy's state

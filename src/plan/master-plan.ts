@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path';
+import { cutText } from '../redact/redact-then-cut.js';
 import { decodeLinkTarget, findLinks, isLocalFileLink, replaceLinks, scanMarkdown, stripInlineMarkup, type MarkdownLine } from './markdown.js';
 import { leadingPhaseId, parseDependencyList, type LinkToPhaseId } from './phase-ids.js';
 import { normaliseStatus } from './status.js';
@@ -191,6 +192,5 @@ export function linkResolver(phases: { id: string; path: string }[], baseDir: st
 }
 
 function abbreviate(text: string): string {
-  const trimmed = text.trim();
-  return trimmed.length > 100 ? `${trimmed.slice(0, 97)}...` : trimmed;
+  return cutText(text.trim(), 100);
 }

@@ -8,6 +8,7 @@
  */
 import { FAILURE_CLASSES, type FailureClass, type FailureSeverity } from './failure-class.js';
 import { describeRefusals } from '../permissions/refusals.js';
+import { cutText } from '../redact/redact-then-cut.js';
 import { parseRetryHint } from './retry-hint.js';
 
 export interface SessionFailureInput {
@@ -114,7 +115,7 @@ function firstLine(text: string | undefined): string | undefined {
     .map((l) => l.trim())
     .find((l) => l !== '');
   if (line === undefined) return undefined;
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+  return cutText(line, 300, '…');
 }
 
 /** Lower-case, numbers and ids replaced, short: the same failure gives the same key. */

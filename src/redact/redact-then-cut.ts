@@ -6,9 +6,9 @@
  */
 import type { Redactor } from './redact-secrets.js';
 
-/** `text` cut to at most `max` characters, ending with `...` when cut. For text already redacted. */
-export function cutText(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 3))}...` : text;
+/** `text` cut to at most `max` characters, ending with `ellipsis` when cut. For text already redacted. */
+export function cutText(text: string, max: number, ellipsis = '...'): string {
+  return text.length > max ? `${text.slice(0, Math.max(0, max - ellipsis.length))}${ellipsis}` : text;
 }
 
 /**

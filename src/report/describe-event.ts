@@ -3,7 +3,8 @@ import type { AgentEvent } from '../agent/index.js';
 import { TOOL_OUTPUT_SHOWN_CHARS } from './display-event.js';
 import type { JournalEvent } from '../state/index.js';
 import { plural } from './format-units.js';
-import { oneLine, sanitizeText } from './terminal-text.js';
+import { cutText } from '../redact/index.js';
+import { terminalLine, sanitizeText } from './terminal-text.js';
 
 const pct = (n: number) => `${n.toFixed(1)}%`;
 const tokens = (n: number) => n.toLocaleString('en-US');
@@ -87,8 +88,7 @@ const CONDENSED_CHARS = 160;
 function condensed(text: string): string {
   // Fold only the start: the line shows 160 characters, and a tool's output can be megabytes
   // (reporters are given at most a few thousand characters of it: display-event.ts).
-  const line = oneLine(text.slice(0, CONDENSED_CHARS * 8));
-  return line.length > CONDENSED_CHARS ? `${line.slice(0, CONDENSED_CHARS - 3)}...` : line;
+  return cutText(terminalLine(text.slice(0, CONDENSED_CHARS * 8)), CONDENSED_CHARS);
 }
 
 /**
@@ -98,7 +98,7 @@ function condensed(text: string): string {
 export function describeAgentEvent(event: AgentEvent, verbose: boolean): AgentLine | undefined {
   switch (event.type) {
     case 'tool_start':
-      return { tone: 'tool', text: oneLine(event.summary) };
+      return { tone: 'tool', text: terminalLine(event.summary) };
     case 'assistant_text': {
       const text = sanitizeText(event.text).trim();
       if (text === '') return undefined;
@@ -111,11 +111,11 @@ export function describeAgentEvent(event: AgentEvent, verbose: boolean): AgentLi
     case 'api_retry':
       return { tone: 'warning', text: `API retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 1000)} s (status ${event.errorStatus ?? 'none'})` };
     case 'api_error':
-      return { tone: 'error', text: `API error ${oneLine(event.errorType)}: ${condensed(event.text)}` };
+      return { tone: 'error', text: `API error ${terminalLine(event.errorType)}: ${condensed(event.text)}` };
     case 'compaction':
       return { tone: 'warning', text: event.stage === 'started' ? 'claude is compacting its context' : `claude compacted its context (${event.preTokens ?? '?'} -> ${event.postTokens ?? '?'} tokens)` };
     case 'model_fallback':
-      return { tone: 'warning', text: `model fallback ${oneLine(event.from ?? '?')} -> ${oneLine(event.to ?? '?')}` };
+      return { tone: 'warning', text: `model fallback ${terminalLine(event.from ?? '?')} -> ${terminalLine(event.to ?? '?')}` };
     default:
       return undefined;
   }

@@ -8,7 +8,7 @@ import type { AgentEvent } from '../agent/index.js';
 import type { ContextSnapshot } from '../context/index.js';
 import type { JournalEvent, RunState } from '../state/index.js';
 import type { Reporter, RunStartInfo } from './reporter.js';
-import { oneLine } from './terminal-text.js';
+import { terminalLine } from './terminal-text.js';
 
 /** A command's message: `%`, CR and LF are escaped so the message stays on its line. */
 export function escapeData(text: string): string {
@@ -78,7 +78,7 @@ export class GitHubActionsReporter implements Reporter {
     if (event.type === 'phase_started') {
       this.endGroup();
       this.openGroup = event.phaseId;
-      this.write(`::group::${escapeData(`Phase ${event.phaseId}: ${oneLine(event.title)}`)}\n`);
+      this.write(`::group::${escapeData(`Phase ${event.phaseId}: ${terminalLine(event.title)}`)}\n`);
     }
     this.inner.journal?.(event);
     if (event.type === 'phase_ended' && this.openGroup === event.phaseId) this.endGroup();

@@ -5,6 +5,7 @@
  */
 
 import stringWidth from 'string-width';
+import { oneLine } from '../text/one-line.js';
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and other two-byte ESC sequences.
 // eslint-disable-next-line no-control-regex
@@ -20,9 +21,9 @@ export function sanitizeText(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, '').replace(/\r\n?/g, '\n').replace(/\t/g, '  ').replace(CONTROL, '');
 }
 
-/** Whitespace (newlines included) folded to single spaces: one line for condensed output. */
-export function oneLine(text: string): string {
-  return sanitizeText(text).replace(/\s+/g, ' ').trim();
+/** Cleaned (sanitizeText) and folded to one line (oneLine): a condensed line safe on a terminal. */
+export function terminalLine(text: string): string {
+  return oneLine(sanitizeText(text));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, formatTokensShort } from '../../src/report/format-units.js';
-import { oneLine, sanitizeText, truncateToWidth, visibleWidth } from '../../src/report/terminal-text.js';
+import { terminalLine, sanitizeText, truncateToWidth, visibleWidth } from '../../src/report/terminal-text.js';
 
 describe('sanitizeText', () => {
   it.each([
@@ -16,8 +16,8 @@ describe('sanitizeText', () => {
     expect(sanitizeText(input)).toBe(expected);
   });
 
-  it('oneLine folds whitespace', () => {
-    expect(oneLine('  a\n\n b\t c ')).toBe('a b c');
+  it('terminalLine folds whitespace', () => {
+    expect(terminalLine('  a\n\n b\t c ')).toBe('a b c');
   });
 });
 

@@ -21,6 +21,7 @@ import {
   type SessionStartedEvent,
 } from '../../state/index.js';
 import { projectRootForCommand } from '../active-run.js';
+import { READABLE_LOG_SUFFIX, RAW_LOG_SUFFIX, sessionLogBase } from '../../agent/session-logs.js';
 
 interface LogsOptions {
   phase?: string;
@@ -40,8 +41,6 @@ interface SessionLog {
   end?: SessionEndedEvent;
 }
 
-const READABLE = '.log';
-const RAW = '.stream.ndjson';
 const FOLLOW_POLL_MS = 300;
 const RUNS_LISTED = 10;
 
@@ -49,7 +48,7 @@ export default async function logsCommand(runArg: string | undefined, options: L
   if (options.json && options.follow) throw new UsageError('--json and --follow cannot be combined', 'Use --json for the sessions so far, or --follow to watch a run as text.');
   const root = await projectRootForCommand(process.env);
   const run = await pickRun(root, runArg);
-  const suffix = options.raw ? RAW : READABLE;
+  const suffix = options.raw ? RAW_LOG_SUFFIX : READABLE_LOG_SUFFIX;
   const journal = path.join(run.dir, 'journal.ndjson');
   const sessionsDir = path.join(run.dir, 'sessions');
 
@@ -134,11 +133,6 @@ async function runIsLive(root: string, runId: string, events: JournalEvent[]): P
   }
 }
 
-/** The session runner's file name for a session (src/orchestrator/session-runner.ts). */
-function baseName(phaseId: string, sessionIndex: number): string {
-  return `${phaseId}-${String(sessionIndex).padStart(2, '0')}`.replace(/[^\w.-]/g, '_');
-}
-
 /**
  * Sessions in the order they started, from the journal; then log files the journal does not
  * mention (a journal cut short by a crash), by name.
@@ -159,7 +153,7 @@ async function listSessions(events: JournalEvent[], sessionsDir: string, suffix:
   const seen = new Set<string>();
   for (const start of starts) {
     // The journal's path may be absolute from before the project moved: only its name counts.
-    const base = typeof start.logPath === 'string' ? path.basename(start.logPath, READABLE) : baseName(start.phaseId, start.sessionIndex);
+    const base = typeof start.logPath === 'string' ? path.basename(start.logPath, READABLE_LOG_SUFFIX) : sessionLogBase(start.phaseId, start.sessionIndex);
     if (seen.has(base)) continue;
     seen.add(base);
     const end = ends.get(`${start.phaseId}\n${start.sessionIndex}`);
