@@ -9,6 +9,7 @@ import { latestRun, readPhaseMarks } from '../state/index.js';
 import { planResume } from '../orchestrator/resume-plan.js';
 import { gateCommandsOf, permissionWarning } from '../orchestrator/preflight.js';
 import { redactSecrets } from '../redact/index.js';
+import { hooksOffWarning } from '../agent/session-settings.js';
 
 export interface DryRunPhase {
   id: string;
@@ -32,11 +33,11 @@ export interface DryRun {
   maxRetries: number;
   oneShot: boolean;
   phases: DryRunPhase[];
-  /** What the run would warn about before it starts: claude refusing the agent's edits or gate commands. */
+  /** What the run would warn about before it starts: claude refusing the agent's edits or gate commands, settings that turn debussy's hooks off. */
   warnings: string[];
 }
 
-export async function describeDryRun(root: string, plan: Plan, config: DebussyConfig): Promise<DryRun> {
+export async function describeDryRun(root: string, plan: Plan, config: DebussyConfig, env: NodeJS.ProcessEnv = process.env): Promise<DryRun> {
   const previous = await latestRun(root, plan.path);
   const interrupted = previous?.state?.status === 'running' || previous?.state?.status === 'interrupted';
   const resume = planResume({ plan, prior: previous?.state, priorInterrupted: interrupted, marks: await readPhaseMarks(root, plan.path) });
@@ -57,7 +58,10 @@ export async function describeDryRun(root: string, plan: Plan, config: DebussyCo
         gates: (phase.file?.gates ?? []).map((gate) => ({ name: gate.name, command: gate.command === undefined ? null : redactSecrets(gate.command), fromConfig: gate.commandSource === 'config' })),
       };
     }),
-    warnings: [permissionWarning(config, gateCommandsOf(executionOrder(plan).filter((phase) => !resume.completed.has(phase.id))))].filter((w): w is string => w !== undefined).map((w) => redactSecrets(w)),
+    warnings: [
+      permissionWarning(config, gateCommandsOf(executionOrder(plan).filter((phase) => !resume.completed.has(phase.id)))),
+      hooksOffWarning(config.claude_args, root, env),
+    ].filter((w): w is string => w !== undefined).map((w) => redactSecrets(w)),
   };
 }
 

@@ -117,6 +117,16 @@ describe('debussy run --dry-run', () => {
     expectNoStack(result);
   });
 
+  it("warns, as the run would, when the project's claude settings turn every hook off", async () => {
+    mkdirSync(path.join(work.dir, '.claude'), { recursive: true });
+    writeFileSync(path.join(work.dir, '.claude/settings.json'), JSON.stringify({ disableAllHooks: true }));
+    const text = await debussy(['run', plan, '--dry-run'], { cwd: work.dir, env: { CLAUDE_CONFIG_DIR: path.join(work.dir, 'no-user-config') } });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/warning: \S*\.claude\/settings\.json sets disableAllHooks: debussy's hooks are off too/);
+    const json = await debussy(['run', plan, '--dry-run', '--json'], { cwd: work.dir, env: { CLAUDE_CONFIG_DIR: path.join(work.dir, 'no-user-config') } });
+    expect((JSON.parse(json.stdout) as { warnings: string[] }).warnings.join('\n')).toContain('sets disableAllHooks');
+  });
+
   it('rejects a plan that fails the audit with exit 3 and points at debussy audit', async () => {
     writeFileSync(path.join(work.dir, 'plans/bad.md'), '# Bad\n\nno table here\n');
     const result = await debussy(['run', 'plans/bad.md', '--dry-run'], { cwd: work.dir });
