@@ -84,7 +84,7 @@ export const CONFIG_SCHEMA = {
   },
   claude_args: {
     kind: 'string[]', default: [], group: 'agent',
-    description: 'Extra arguments for every claude session, e.g. ["--max-turns", "200"]. For permissions use permission_mode / allowed_tools.',
+    description: 'Extra arguments for every claude session, e.g. ["--max-turns", "200"]. For permissions use permission_mode / allowed_tools. A --settings file or JSON given here is merged with debussy\'s own hooks into the one --settings claude gets.',
   },
   claude_max_retries: {
     kind: 'integer', default: 2, min: 0, max: 15, group: 'agent',
