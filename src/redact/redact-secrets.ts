@@ -82,11 +82,12 @@ const ESCAPED_CHAR = '(?:[^"\\\\\\n]|\\\\[^"\\n])';
  * did: a keyword, optionally after `segment_` / `segment-` parts, starting where a word starts
  * (so `mytoken` and `_token` are not names, `a_b_token` and `x-token` are); or, right after a
  * URL's `?` or `&`, a query parameter name. Group 1 is the gap between the name and the separator
- * (a quote, spaces), group 2 the value: quoted (also JSON-escaped, `\"...\"`, as in a raw stream
- * line; a quote with no end runs to the end of the line, or of the JSON string) or bare.
+ * (a quote, also JSON-escaped as in a raw stream line's `{\"password\": \"x\"}`; spaces), group 2
+ * the value: quoted (also JSON-escaped, `\"...\"`, as in a raw stream line; a quote with no end
+ * runs to the end of the line, or of the JSON string) or bare.
  */
 const ASSIGNMENT_AT_SEPARATOR =
-  `[:=](?:(?<=(?:^|[^A-Za-z0-9_])(?:[A-Za-z0-9]+[_-])*(?:${SECRET_NAME_ENDINGS})\\b(["']?\\s*)[:=])` +
+  `[:=](?:(?<=(?:^|[^A-Za-z0-9_])(?:[A-Za-z0-9]+[_-])*(?:${SECRET_NAME_ENDINGS})\\b((?:\\\\?["'])?\\s*)[:=])` +
   `|(?<=[?&](?:[A-Za-z0-9]+[_-])*(?:${QUERY_SECRET_NAMES})=))` +
   '\\s*(?!(?:\\\\?["\'])?\\[REDACTED)' +
   `(\\\\"(?:${ESCAPED_CHAR}*\\\\"|${ESCAPED_CHAR}+)|"(?:[^"\\n]*"|[^"\\n]+)|'(?:[^'\\n]*'|[^'\\n]+)|[^\\s,;&"'}\\]]+)`;
@@ -118,7 +119,7 @@ const CANDIDATE = new RegExp(
     // URL_PASSWORD, without its scheme (the `@` is rarer than the `://`).
     '@(?<=://[^\\s:/@]+:[^\\s@/]+@)',
     // An assignment's separator, after a keyword (the name's other conditions are left to the full pattern).
-    `[:=](?<=(?:${caseless(SECRET_NAME_ENDINGS)})["']?\\s*[:=]|(?:${caseless(QUERY_SECRET_NAMES)})=)`,
+    `[:=](?<=(?:${caseless(SECRET_NAME_ENDINGS)})(?:\\\\?["'])?\\s*[:=]|(?:${caseless(QUERY_SECRET_NAMES)})=)`,
   ].join('|'),
   'g',
 );

@@ -21,6 +21,10 @@ const GITHUB_FROM_GATE_SUFFIX = 'W4qE5rT6yU7iO8pA9sD0fG1hJ2kL3zX4cV5b';
 const ENV_SECRET = 'env-secret-value-0123456789';
 const WEBHOOK_PASSWORD = 'hunter2-webhook-pass';
 const WEBHOOK_AUTH = 'QWxhZGRpbjpvcGVuc2VzYW1l';
+// Printed by a tool as a JSON file, so the raw stream log holds it JSON-escaped (`\"db_password\": \"...\"`);
+// the command has it in two halves, so only the tool's output holds it whole.
+const DB_PASSWORD = ['hunter2-db-', '0123456789'] as const;
+const PRINT_CONFIG = `printf '{\\n  "db_password": "%s%s",\\n  "user": "bob"\\n}\\n' ${DB_PASSWORD[0]} ${DB_PASSWORD[1]}`;
 
 /**
  * What must appear nowhere: the start of each secret that a cut before redaction would leave (a
@@ -34,6 +38,7 @@ const FORBIDDEN = [
   ENV_SECRET.slice(0, 11),
   WEBHOOK_PASSWORD.slice(0, 9),
   WEBHOOK_AUTH.slice(0, 8),
+  DB_PASSWORD.join('').slice(0, 14),
 ];
 
 // Placed so that each secret straddles a cut: the tool summary keeps 117 characters of the
@@ -79,7 +84,7 @@ describe('secrets are redacted before any cut', () => {
       phases: [{ id: '1', title: 'Leaky', gates: [GATE] }],
       config: { max_retries: 1, notify_desktop: false, notify_webhook: webhook.url },
       script: scriptBySession({
-        fresh: [bash(ECHO), bash('debussy done --phase 1'), done(FINAL_TEXT)],
+        fresh: [bash(ECHO), bash(PRINT_CONFIG), bash('debussy done --phase 1'), done(FINAL_TEXT)],
         remediation: [bash('debussy done --phase 1'), done()],
       }),
     });
@@ -110,6 +115,9 @@ describe('secrets are redacted before any cut', () => {
     const logs = places.filter(([name]) => name.endsWith('.log'));
     expect(logs.length, 'readable session logs').toBeGreaterThan(0);
     expect(logs.map(([, text]) => text).join('\n')).toContain('tool Bash: echo aaaa');
+    // The JSON file reached the raw stream log (its name, escaped, with the value redacted).
+    const rawLogs = places.filter(([name]) => name.endsWith('.stream.ndjson')).map(([, text]) => text).join('\n');
+    expect(rawLogs).toContain('\\"db_password\\": \\"[REDACTED]\\"');
     for (const [name, text] of places) {
       for (const forbidden of FORBIDDEN) expect(text, `${forbidden} in ${name}`).not.toContain(forbidden);
     }

@@ -222,11 +222,22 @@ describe('redactSecrets: quoted values, JSON-escaped or with no end', () => {
     // A raw stream line holds tool output as a JSON string: its quotes are escaped.
     ['escaped quotes', '{"content":"password=\\"hunter2\\" ok"}', '{"content":"password=\\"[REDACTED]\\" ok"}'],
     ['escaped quotes, spaces inside', '{"content":"token: \\"a b c\\""}', '{"content":"token: \\"[REDACTED]\\""}'],
+    // A JSON file a tool printed, inside a raw stream line: the name's quotes are escaped too.
+    ['escaped JSON name and value', '{"content":"{\\n  \\"db_password\\": \\"hunter2hunter2\\",\\n  \\"api_key\\":\\"abc123def\\"}"}', '{"content":"{\\n  \\"db_password\\": \\"[REDACTED]\\",\\n  \\"api_key\\":\\"[REDACTED]\\"}"}'],
     // A quote cut off (or never closed) runs to the end of the line.
     ['unterminated double quote', 'token="abc def\nnext line', 'token="[REDACTED]\nnext line'],
     ["unterminated single quote", "password='s3cr3t", "password='[REDACTED]"],
   ])('%s', (_name, input, expected) => {
     expect(redactSecrets(input, NO_ENV)).toBe(expected);
+  });
+
+  it('a JSON config a tool printed is redacted alike in the raw line and in its parsed text', () => {
+    const config = JSON.stringify({ db_password: 'hunter2hunter2', user: 'bob', auth_token: 'tok-0123456789' }, null, 2);
+    const line = JSON.stringify({ type: 'user', content: config });
+    const redacted = redactSecrets(line, NO_ENV);
+    expect(redacted).not.toContain('hunter2');
+    expect(redacted).not.toContain('tok-0123');
+    expect(JSON.parse(redacted)).toEqual({ type: 'user', content: redactSecrets(config, NO_ENV) });
   });
 
   it('an escaped value keeps the raw line valid JSON', () => {
