@@ -10,6 +10,10 @@
  *   per byte. Bounded work per pair, whatever a replayed or a huge stream holds.
  * - `count()`: everything counted exactly (a very long single text from samples, estimateTokens);
  *   for the display and for a check that the byte bound says could cross the limit.
+ *
+ * `estimate` is bounded per pair; a CountingBudget bounds it per stream: pairs that come faster
+ * than the display counts them (a replayed or a bursting stream) are learned from only while the
+ * tokenizing they needed stays within a share of what entered.
  */
 import { estimateTokens, countTokens, sampledTokenCount } from '../tokenizer/index.js';
 
@@ -52,6 +56,35 @@ export class TokenRate {
   }
 }
 
+/** Tokenizing (bytes counted or sampled) each pair of reports earns for the calibration, besides... */
+export const CREDIT_PER_PAIR_BYTES = 64;
+/** ...1 byte for every CREDIT_SHARE bytes that entered uncounted. */
+export const CREDIT_SHARE = 128;
+/** The credit a stream starts with and never exceeds: the first pairs of a burst are counted. */
+export const MAX_CREDIT_BYTES = 16_384;
+
+/**
+ * How much tokenizing the calibration may spend on the pairs the display did not count first. Each
+ * pair earns CREDIT_PER_PAIR_BYTES plus 1/CREDIT_SHARE of its uncounted bytes; a pair is counted
+ * and learned from while the credit is positive, and what its count tokenized is spent (the
+ * credit may go below zero: the next pairs are then skipped until it is earned back). A pair
+ * counted before its report (the display, `debussy replay`, figure 3) costs nothing, so a session
+ * at a person's pace, or a replay, learns from every pair. Deterministic: no clock.
+ */
+export class CountingBudget {
+  private credit = MAX_CREDIT_BYTES;
+
+  /** A pair with `uncountedBytes` waiting: may it be counted? */
+  allows(uncountedBytes: number): boolean {
+    this.credit = Math.min(MAX_CREDIT_BYTES, this.credit + CREDIT_PER_PAIR_BYTES + uncountedBytes / CREDIT_SHARE);
+    return this.credit > 0;
+  }
+
+  spend(bytes: number): void {
+    this.credit -= bytes;
+  }
+}
+
 interface PendingText {
   text: string;
   bytes: number;
@@ -70,6 +103,11 @@ export class PendingCount {
     this.bytes += bytes;
   }
 
+  /** Bytes of the texts not counted yet. */
+  get uncountedBytes(): number {
+    return this.bytes;
+  }
+
   /** An upper bound of the cl100k count without tokenizing. */
   bound(): number {
     return this.counted + this.bytes;
@@ -82,8 +120,11 @@ export class PendingCount {
     return this.counted;
   }
 
-  /** The count with bounded work: exact up to EXACT_BYTES_PER_PAIR of new text, estimated beyond. */
-  estimate(rate: TokenRate): number {
+  /**
+   * The count with bounded work: exact up to EXACT_BYTES_PER_PAIR of new text, estimated beyond.
+   * What it tokenizes is spent from `work`, if given.
+   */
+  estimate(rate: TokenRate, work?: CountingBudget): number {
     let budget = EXACT_BYTES_PER_PAIR;
     const rest: PendingText[] = [];
     for (const pending of this.texts) {
@@ -92,6 +133,7 @@ export class PendingCount {
         continue;
       }
       const tokens = countTokens(pending.text);
+      work?.spend(pending.bytes);
       rate.measured(tokens, pending.bytes);
       this.counted += tokens;
       this.bytes -= pending.bytes;
@@ -105,6 +147,7 @@ export class PendingCount {
         continue;
       }
       const sampled = sampledTokenCount(text, sampleCharsFor(text.length), bytes);
+      work?.spend(sampled.sampledBytes);
       rate.measured(sampled.sampledTokens, sampled.sampledBytes);
       estimated += sampled.tokens;
     }

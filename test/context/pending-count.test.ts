@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { countTokens, sampledTokenCount } from '../../src/tokenizer/index.js';
-import { EXACT_BYTES_PER_PAIR, PendingCount, PRIOR_BYTES_PER_TOKEN, SAMPLE_ABOVE_BYTES, sampleCharsFor, TokenRate } from '../../src/context/pending-count.js';
+import { CountingBudget, CREDIT_PER_PAIR_BYTES, CREDIT_SHARE, EXACT_BYTES_PER_PAIR, MAX_CREDIT_BYTES, PendingCount, PRIOR_BYTES_PER_TOKEN, SAMPLE_ABOVE_BYTES, sampleCharsFor, TokenRate } from '../../src/context/pending-count.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -120,5 +120,41 @@ describe('PendingCount', () => {
     pending.add(mixedText(50_000));
     pending.add('Größe 東京');
     expect(pending.bound()).toBeGreaterThanOrEqual(pending.count());
+  });
+});
+
+describe('CountingBudget', () => {
+  it('counts the first pairs of a burst, then only as many as their earnings pay for', () => {
+    const budget = new CountingBudget();
+    // Pairs of 8 KB uncounted, each costing 1 KB of tokenizing: 64 + 8192/128 = 128 bytes earned a pair.
+    const earned = CREDIT_PER_PAIR_BYTES + 8_192 / CREDIT_SHARE;
+    const counted: boolean[] = [];
+    for (let i = 0; i < 400; i++) {
+      const allowed = budget.allows(8_192);
+      counted.push(allowed);
+      if (allowed) budget.spend(1_024);
+    }
+    const firstSkip = counted.indexOf(false);
+    // The starting credit pays for the first ~16 pairs (16 KB at ~0.9 KB net each).
+    expect(firstSkip).toBe(Math.ceil(MAX_CREDIT_BYTES / (1_024 - earned)));
+    // After that, one pair in 1024/128 = 8 is counted: the work follows what entered.
+    const later = counted.slice(100);
+    const paidFor = (later.length * earned) / 1_024;
+    expect(later.filter(Boolean).length).toBeGreaterThanOrEqual(Math.floor(paidFor));
+    expect(later.filter(Boolean).length).toBeLessThanOrEqual(Math.ceil(paidFor));
+  });
+
+  it('never skips a pair that was counted before its report (nothing uncounted, nothing spent)', () => {
+    const budget = new CountingBudget();
+    for (let i = 0; i < 1_000; i++) expect(budget.allows(0)).toBe(true);
+  });
+
+  it('earns back to at most its starting credit', () => {
+    const budget = new CountingBudget();
+    for (let i = 0; i < 100; i++) budget.allows(1_000_000);
+    budget.spend(MAX_CREDIT_BYTES);
+    expect(budget.allows(0)).toBe(true); // 0 + 64 left
+    budget.spend(CREDIT_PER_PAIR_BYTES * 2);
+    expect(budget.allows(0)).toBe(false);
   });
 });
