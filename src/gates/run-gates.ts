@@ -6,8 +6,12 @@
  * background still holds its output pipe. Whatever it started is then ended, found by its process
  * group and by a marker variable in its environment (which also finds descendants that left the
  * group with setsid). The timeout and a user's stop (Ctrl-C) bound all of them the same way.
+ *
+ * The shell is started with execa (loaded by the first gate: `debussy done` without --verify never
+ * loads it): its timeout, cancellation and SIGTERM-then-SIGKILL escalation end the shell, its `all`
+ * stream interleaves stdout and stderr. execa signals the shell alone and waits for every holder of
+ * its pipes, so the group, the marked processes and the drain stay ours.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Gate } from '../plan/types.js';
 import { findMarkedProcesses, terminateProcesses } from '../process/tree.js';
@@ -79,77 +83,81 @@ function killGateNow(pgid: number | undefined, marker: string): void {
   }
 }
 
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
+}
+
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-type StopReason = 'timeout' | 'interrupted';
+type ExecaModule = typeof import('execa');
+let execaModule: Promise<ExecaModule> | undefined;
+
+function loadExeca(): Promise<ExecaModule> {
+  return (execaModule ??= import('execa'));
+}
 
 export async function runGateCommand(name: string, command: string, cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env, stop: GateStop = {}): Promise<GateOutcome> {
   const started = Date.now();
   const marker = randomUUID();
+  const { execa } = await loadExeca();
   // Own process group (so a Ctrl-C on the terminal reaches debussy, which decides), marked.
-  const child = spawn('sh', ['-c', command], { cwd, env: { ...env, [GATE_MARKER_VAR]: marker }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  const pgid = child.pid;
+  const shell = execa('sh', ['-c', command], {
+    cwd,
+    env: { ...env, [GATE_MARKER_VAR]: marker },
+    extendEnv: false,
+    detached: true,
+    stdin: 'ignore',
+    all: true,
+    buffer: false,
+    reject: false,
+    timeout: timeoutMs,
+    ...(stop.interrupt === undefined ? {} : { cancelSignal: stop.interrupt }),
+    killSignal: 'SIGTERM',
+    forceKillAfterDelay: STOP_GRACE_MS,
+  });
+  const pgid = shell.pid;
   let output = '';
-  const onData = (chunk: Buffer) => {
+  shell.all.on('data', (chunk: Buffer) => {
     output = keepTail(output, chunk.toString('utf8'));
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const streamsClosed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
-    child.once('exit', (code) => resolve({ code }));
-    child.once('error', (error) => resolve({ code: null, error }));
   });
-
-  let timer: NodeJS.Timeout | undefined;
-  let onInterrupt: (() => void) | undefined;
-  const stopRequested = new Promise<StopReason>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    onInterrupt = () => resolve('interrupted');
-    if (stop.interrupt?.aborted) onInterrupt();
-    else stop.interrupt?.addEventListener('abort', onInterrupt, { once: true });
-  });
+  const exited = new Promise<{ shellExit: number | null }>((resolve) => shell.once('exit', (code) => resolve({ shellExit: code })));
   const onForceStop = () => killGateNow(pgid, marker);
-  stop.forceStop?.addEventListener('abort', onForceStop, { once: true });
+  if (stop.forceStop?.aborted === true) onForceStop();
+  else stop.forceStop?.addEventListener('abort', onForceStop, { once: true });
 
   try {
-    const first = await Promise.race([exited, stopRequested]);
-    let stopReason: StopReason | undefined;
-    let exit: { code: number | null; error?: Error };
-    if (typeof first === 'string') {
-      stopReason = first;
-      if (stop.forceStop?.aborted) killGateNow(pgid, marker);
-      await endGateProcesses(pgid, marker, STOP_GRACE_MS);
-      exit = await exited;
-    } else {
-      exit = first;
-    }
+    // The shell has exited (or never started: execa's result says why).
+    const first = await Promise.race([exited, shell]);
     // The shell is gone: nothing it started outlives it.
     await endGateProcesses(pgid, marker, LEFTOVER_GRACE_MS);
     // Only a process outside our reach (no marker, another group) could still hold the pipes.
-    await Promise.race([streamsClosed, delay(DRAIN_MS)]);
-    child.stdout.destroy();
-    child.stderr.destroy();
-
-    const extra = exit.error ? `\n(debussy: could not start the gate: ${exit.error.message})` : '';
+    let result = await Promise.race([shell, delay(DRAIN_MS).then(() => undefined)]);
+    if (result === undefined) {
+      shell.all.destroy();
+      shell.stdout.destroy();
+      shell.stderr.destroy();
+      result = await shell;
+    }
+    const exitCode = 'shellExit' in first ? first.shellExit : (result.exitCode ?? null);
+    const stopReason = result.timedOut ? 'timeout' : result.isCanceled ? 'interrupted' : undefined;
+    const startFailed = pgid === undefined || (result.exitCode === undefined && result.signal === undefined && stopReason === undefined);
+    const extra = startFailed ? `${output === '' ? '' : '\n'}(debussy: could not start the gate: ${oneLine(result.originalMessage ?? result.shortMessage ?? 'unknown error')})` : '';
     const tail = tailLines(output + extra);
     const note =
       stopReason === 'timeout' ? `(debussy: gate timed out after ${Math.round(timeoutMs / 1000)} s)` : stopReason === 'interrupted' ? '(debussy: gate stopped by the user)' : undefined;
     return {
       name,
       command,
-      passed: stopReason === undefined && exit.code === 0,
-      exitCode: exit.code,
+      passed: stopReason === undefined && exitCode === 0,
+      exitCode,
       timedOut: stopReason === 'timeout',
       interrupted: stopReason === 'interrupted',
       durationMs: Date.now() - started,
       outputTail: note === undefined ? tail : `${tail}\n${note}`.trim(),
     };
   } finally {
-    clearTimeout(timer);
-    if (onInterrupt) stop.interrupt?.removeEventListener('abort', onInterrupt);
     stop.forceStop?.removeEventListener('abort', onForceStop);
   }
 }

@@ -1,5 +1,5 @@
 import { emptyTreeSha, headSha } from './repo.js';
-import { gitStdout, splitNul } from './run-git.js';
+import { gitQuery, gitStdout, splitNul } from './run-git.js';
 import { scopePathspecs } from './run-data.js';
 
 /** Flags that keep diff output about paths and counts only, whatever the user's diff config says. */
@@ -14,7 +14,7 @@ export const PLAIN_DIFF_FLAGS = ['--no-renames', '--no-ext-diff', '--no-textconv
 export async function changedFilesSince(root: string, baseSha: string | undefined): Promise<string[]> {
   const base = baseSha ?? (await emptyTreeSha(root));
   const [tracked, untracked] = await Promise.all([
-    gitStdout(root, ['diff', '--name-only', '-z', ...PLAIN_DIFF_FLAGS, base, '--', ...scopePathspecs()]),
+    gitQuery(root, ['diff'], (git) => git.diff(['--name-only', '-z', ...PLAIN_DIFF_FLAGS, base, '--', ...scopePathspecs()])),
     untrackedFiles(root),
   ]);
   return [...new Set([...splitNul(tracked), ...untracked])].sort();
@@ -28,12 +28,6 @@ export async function untrackedFiles(root: string): Promise<string[]> {
 /** Commits reachable from HEAD but not from `baseSha`, oldest first. Empty on an unborn branch. */
 export async function commitsSince(root: string, baseSha: string): Promise<{ sha: string; subject: string }[]> {
   if ((await headSha(root)) === undefined) return [];
-  const output = await gitStdout(root, ['log', '--reverse', '--format=%H%x09%s', `${baseSha}..HEAD`, '--']);
-  return output
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => {
-      const tab = line.indexOf('\t');
-      return tab === -1 ? { sha: line, subject: '' } : { sha: line.slice(0, tab), subject: line.slice(tab + 1) };
-    });
+  const log = await gitQuery(root, ['log'], (git) => git.log(['--reverse', `${baseSha}..HEAD`, '--']));
+  return log.all.map((commit) => ({ sha: commit.hash, subject: commit.message }));
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { GitError } from '../errors/index.js';
 import { emptyTreeSha, gitPath, headSha, isGitRepo } from './repo.js';
 import { restoreIndex, snapshotIndex, type IndexSnapshot } from './index-snapshot.js';
-import { firstLines, gitStdout, runGit, splitNul, type GitOutput } from './run-git.js';
+import { firstLines, gitStdout, runGit, runGitTask, splitNul, type GitOutput } from './run-git.js';
 
 export interface CommitResult {
   committed: boolean;
@@ -18,6 +18,9 @@ export interface CommitResult {
 
 /** How many lines of hook or git output a failed commit reports. */
 const REPORTED_OUTPUT_LINES = 20;
+
+/** Paths are taken literally, never as globs (git's --literal-pathspecs sets the same variable). */
+const LITERAL_PATHSPECS = { GIT_LITERAL_PATHSPECS: '1' };
 
 /** The hooks that run during `git commit` and can refuse it. */
 const COMMIT_HOOKS = ['pre-commit', 'prepare-commit-msg', 'commit-msg'] as const;
@@ -59,7 +62,7 @@ export async function commitPaths(root: string, message: string, paths: readonly
 async function stageAndCommit(root: string, message: string, paths: readonly string[], snapshot: IndexSnapshot): Promise<CommitResult | undefined> {
   const pathspec = await writePathspecFile(paths);
   try {
-    const add = await runGit(root, ['--literal-pathspecs', 'add', '--all', ...pathspec.args]);
+    const add = (await runGitTask(root, ['add'], (git) => git.add(['--all', ...pathspec.args]), { env: LITERAL_PATHSPECS })).output;
     if (add.exitCode !== 0) return await failed(snapshot, 'error', add);
 
     // A path can differ from HEAD only in the index while its file equals HEAD: nothing to record.
@@ -74,7 +77,8 @@ async function stageAndCommit(root: string, message: string, paths: readonly str
     }
     const only = recordable.length === paths.length ? pathspec : await writePathspecFile(recordable);
     try {
-      const commit = await runGit(root, [...(await identityOverrides(root)), '--literal-pathspecs', 'commit', '--quiet', '--only', '--message', message, ...only.args]);
+      const identity = await identityOverrides(root);
+      const commit = (await runGitTask(root, ['commit'], (git) => git.commit(message, ['--quiet', '--only', ...only.args]), { config: identity, env: LITERAL_PATHSPECS })).output;
       if (commit.exitCode !== 0) return await failed(snapshot, (await hasCommitHook(root)) ? 'hook-failed' : 'error', commit);
       return undefined;
     } finally {
@@ -108,7 +112,7 @@ async function failed(snapshot: IndexSnapshot, reason: 'hook-failed' | 'error', 
 }
 
 /**
- * `-c` options that give the commit an identity when the user has none configured. A configured
+ * `-c` settings that give the commit an identity when the user has none configured. A configured
  * identity (or GIT_AUTHOR_* / GIT_COMMITTER_* in the environment, which git prefers) always wins.
  */
 async function identityOverrides(root: string): Promise<string[]> {
@@ -116,7 +120,7 @@ async function identityOverrides(root: string): Promise<string[]> {
   const overrides: string[] = [];
   for (const [key, value] of Object.entries(fallback)) {
     const configured = await runGit(root, ['config', '--get', key]);
-    if (configured.exitCode !== 0 || configured.stdout.trim() === '') overrides.push('-c', `${key}=${value}`);
+    if (configured.exitCode !== 0 || configured.stdout.trim() === '') overrides.push(`${key}=${value}`);
   }
   return overrides;
 }

@@ -3,7 +3,8 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PLAIN_DIFF_FLAGS, untrackedFiles } from './changes.js';
 import { emptyTreeSha } from './repo.js';
-import { gitStdout, splitNul } from './run-git.js';
+import type { DiffResult } from 'simple-git';
+import { gitQuery } from './run-git.js';
 import { scopePathspecs } from './run-data.js';
 
 /** One changed file in a summary. Line counts are absent for binary or unreadable files. */
@@ -19,36 +20,35 @@ const DEFAULT_MAX_LINES = 30;
 const LONGEST_PADDED_PATH = 60;
 
 /**
+ * simple-git's diff summary cannot read `-z` output, so git names each path as `--stat` prints it:
+ * non-ASCII as it is (core.quotePath off), a name holding a tab, newline, quote or backslash in
+ * C quotes. The summary is for reading, never for finding the files again.
+ */
+const READABLE_PATHS = ['core.quotePath=false'];
+
+/**
  * A short `git diff --stat`-like summary of what changed under `root` since `baseSha` (committed
  * since, uncommitted, and untracked new files), at most `maxLines` lines. For a checkpoint prompt,
  * so it names files and sizes, never content.
  */
 export async function diffSummary(root: string, baseSha: string | undefined, maxLines = DEFAULT_MAX_LINES): Promise<string> {
   const base = baseSha ?? (await emptyTreeSha(root));
-  const diff = (mode: '--name-status' | '--numstat'): Promise<string> =>
-    gitStdout(root, ['diff', mode, '-z', ...PLAIN_DIFF_FLAGS, base, '--', ...scopePathspecs()]);
+  const diff = (mode: '--name-status' | '--numstat'): Promise<DiffResult> =>
+    gitQuery(root, ['diff'], (git) => git.diffSummary([mode, ...PLAIN_DIFF_FLAGS, base, '--', ...scopePathspecs()]), { config: READABLE_PATHS });
   const [nameStatus, numstat, untracked] = await Promise.all([diff('--name-status'), diff('--numstat'), untrackedFiles(root)]);
-  const changes = mergeDiffOutputs(nameStatus, numstat);
+  const changes = mergeDiffResults(nameStatus, numstat);
   for (const path of untracked) changes.push({ path, status: 'A', ...(await countNewFileLines(join(root, path))) });
   return formatDiffSummary(changes, maxLines);
 }
 
-/** Joins `--name-status -z` (status, path) and `--numstat -z` (added, deleted, path) records by path. */
-export function mergeDiffOutputs(nameStatus: string, numstat: string): FileChange[] {
+/** Joins simple-git's `--name-status` summary (status letters) and its `--numstat` summary (line counts) by path. */
+export function mergeDiffResults(nameStatus: DiffResult, numstat: DiffResult): FileChange[] {
   const counts = new Map<string, { added?: number; deleted?: number }>();
-  for (const record of splitNul(numstat)) {
-    const [added = '-', deleted = '-', ...rest] = record.split('\t');
-    // Binary files report '-' for both counts.
-    counts.set(rest.join('\t'), added === '-' ? {} : { added: Number(added), deleted: Number(deleted) });
+  for (const file of numstat.files) {
+    // Binary files have no line counts.
+    counts.set(file.file, file.binary ? {} : { added: file.insertions, deleted: file.deletions });
   }
-  const changes: FileChange[] = [];
-  const records = splitNul(nameStatus);
-  for (let i = 0; i + 1 < records.length; i += 2) {
-    const status = records[i] ?? '';
-    const path = records[i + 1] ?? '';
-    changes.push({ path, status: status.charAt(0), ...counts.get(path) });
-  }
-  return changes;
+  return nameStatus.files.map((file) => ({ path: file.file, status: ('status' in file ? (file.status ?? '') : '').charAt(0), ...counts.get(file.file) }));
 }
 
 /** Renders changes sorted by path, capped at `maxLines` lines including the totals line. */

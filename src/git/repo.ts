@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { GitError } from '../errors/index.js';
-import { firstLines, gitStdout, runGit } from './run-git.js';
+import { firstLines, gitQuery, gitStdout, runGitTask } from './run-git.js';
 
 /** True when `cwd` lies inside a git working tree (false for a bare repo, a .git dir, a missing dir). */
 export async function isGitRepo(cwd: string): Promise<boolean> {
   try {
-    const output = await runGit(cwd, ['rev-parse', '--is-inside-work-tree']);
-    return output.exitCode === 0 && output.stdout.trim() === 'true';
+    const { value } = await runGitTask(cwd, ['rev-parse'], (git) => git.revparse(['--is-inside-work-tree']));
+    return value === 'true';
   } catch {
     return false;
   }
@@ -15,9 +15,8 @@ export async function isGitRepo(cwd: string): Promise<boolean> {
 /** The top-level directory of the working tree containing `cwd`, or undefined outside one. */
 export async function gitTopLevel(cwd: string): Promise<string | undefined> {
   try {
-    const output = await runGit(cwd, ['rev-parse', '--show-toplevel']);
-    const top = output.stdout.trim();
-    return output.exitCode === 0 && top !== '' ? top : undefined;
+    const { value } = await runGitTask(cwd, ['rev-parse'], (git) => git.revparse(['--show-toplevel']));
+    return value === undefined || value === '' ? undefined : value;
   } catch {
     return undefined;
   }
@@ -25,8 +24,8 @@ export async function gitTopLevel(cwd: string): Promise<string | undefined> {
 
 /** The commit HEAD points at, or undefined in a repository that has no commit yet. */
 export async function headSha(root: string): Promise<string | undefined> {
-  const output = await runGit(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
-  if (output.exitCode === 0) return output.stdout.trim();
+  const { value, output } = await runGitTask(root, ['rev-parse'], (git) => git.revparse(['--verify', '--quiet', 'HEAD^{commit}']));
+  if (output.exitCode === 0 && value !== undefined) return value;
   // Exit 1 with --quiet means "no such revision": an unborn branch. Anything else (128: not a
   // repository) is a real error.
   if (output.exitCode === 1) return undefined;
@@ -38,16 +37,15 @@ export async function headSha(root: string): Promise<string | undefined> {
  * the base when there is no commit to compare with.
  */
 export async function emptyTreeSha(root: string): Promise<string> {
-  // runGit closes stdin, so --stdin hashes zero bytes.
-  return (await gitStdout(root, ['hash-object', '-t', 'tree', '--stdin'])).trim();
+  return (await gitStdout(root, ['hash-object', '-t', 'tree', '/dev/null'])).trim();
 }
 
 /** Absolute path of a file inside the git dir (`index`, `hooks/pre-commit`), honouring core.hooksPath and worktrees. */
 export async function gitPath(root: string, name: string): Promise<string> {
-  return resolve(root, (await gitStdout(root, ['rev-parse', '--git-path', name])).trim());
+  return resolve(root, await gitQuery(root, ['rev-parse'], (git) => git.revparse(['--git-path', name])));
 }
 
 /** The path of `root` relative to the top level, with a trailing slash ('' at the top level). */
 export async function pathPrefix(root: string): Promise<string> {
-  return (await gitStdout(root, ['rev-parse', '--show-prefix'])).trim();
+  return gitQuery(root, ['rev-parse'], (git) => git.revparse(['--show-prefix']));
 }

@@ -14,7 +14,9 @@ export interface WorkingTreeStatus {
 }
 
 /**
- * Parses `git status --porcelain=v1 -z` output. Each record is `XY path`; a rename or copy is
+ * Parses `git status --porcelain=v1 -z` output. Our own parser over simple-git's `raw`, not its
+ * `status()`: simple-git trims each record, so a file named `notes ` came back as `notes` (seen
+ * with simple-git 4.0.2) and a commit of it would name a file that does not exist. Each record is `XY path`; a rename or copy is
  * followed by one more record holding its source path. X is the index side, Y the work tree.
  */
 export function parsePorcelainV1(output: string): WorkingTreeStatus {

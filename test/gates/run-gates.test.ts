@@ -45,6 +45,12 @@ describe('runGateCommand', () => {
     expect(outcome).toMatchObject({ passed: false, exitCode: 3, timedOut: false, outputTail: 'one\ntwo' });
   });
 
+  it('fails with one line saying why when the gate cannot start at all', async () => {
+    const outcome = await runGateCommand('nowhere', 'true', path.join(tempDir(), 'missing'), 20_000);
+    expect(outcome).toMatchObject({ passed: false, exitCode: null, timedOut: false, interrupted: false });
+    expect(outcome.outputTail).toMatch(/^\(debussy: could not start the gate: .*ENOENT/);
+  });
+
   it('stops at once on an interrupt, and a force stop kills a gate that ignores SIGTERM', async () => {
     const interrupt = new AbortController();
     const forceStop = new AbortController();

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitError } from '../../src/errors/index.js';
@@ -26,6 +27,30 @@ describe('runGit', () => {
   it('turns off optional locks and prompts for the git it runs', async () => {
     const output = await runGit((await repo()).root, ['-c', 'alias.env=!echo "$GIT_OPTIONAL_LOCKS $GIT_TERMINAL_PROMPT"', 'env']);
     expect(output.stdout).toBe('0 0\n');
+  });
+
+  it("passes the user's own git variables and debussy's owner marker on to what git runs", async () => {
+    // simple-git strips GIT_* variables it inherits unless told otherwise: the user's must survive.
+    const saved = { owner: process.env.DEBUSSY_OWNER, user: process.env.GIT_DEBUSSY_TEST_VALUE };
+    process.env.DEBUSSY_OWNER = '4242-77';
+    process.env.GIT_DEBUSSY_TEST_VALUE = 'kept';
+    try {
+      const output = await runGit((await repo()).root, ['-c', 'alias.env=!echo "$DEBUSSY_OWNER $GIT_DEBUSSY_TEST_VALUE"', 'env']);
+      expect(output.stdout).toBe('4242-77 kept\n');
+    } finally {
+      for (const [key, value] of [['DEBUSSY_OWNER', saved.owner], ['GIT_DEBUSSY_TEST_VALUE', saved.user]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('runs git in a process group of its own, so a Ctrl-C on the terminal reaches only debussy', async () => {
+    const output = await runGit((await repo()).root, ['-c', 'alias.group=!ps -o pgid= -p $$', 'group']);
+    const own = execFileSync('ps', ['-o', 'pgid=', '-p', String(process.pid)], { encoding: 'utf8' }).trim();
+    expect(output.exitCode).toBe(0);
+    expect(output.stdout.trim()).toMatch(/^\d+$/);
+    expect(output.stdout.trim()).not.toBe(own);
   });
 
   it('throws a GitError naming the directory when git cannot run there', async () => {
