@@ -3,13 +3,13 @@
  * it arrives, logged, and stopped gracefully on request. Whatever way it ends, no process of the
  * session is left behind. It reports what happened; the caller decides what to do about it.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { DebussyError } from '../errors/index.js';
 import { processStartTime } from '../process/identity.js';
 import { tailText } from '../redact/index.js';
 import { type AgentEvent, type ResultEvent } from './agent-events.js';
 import { launchProblem, spawnFailure } from './agent-launch.js';
+import { spawnAgentProcess, type AgentProcess } from './agent-process.js';
 import { EventQueue } from './event-queue.js';
 import { maxStreamLineBytes, readLineBatches } from './line-reader.js';
 import { sessionOutcomeOf, type SessionOutcome } from './session-outcome.js';
@@ -147,13 +147,13 @@ class ClaudeSession implements AgentSession {
     const settings = guard === undefined ? { args: options.args } : withSessionSettings(options.args, options.cwd, debussyHooks(guard.stopFile));
     this.guard = 'args' in settings ? guard : undefined;
     const args = 'args' in settings ? settings.args : options.args;
-    let child: ChildProcessWithoutNullStreams | undefined;
+    let child: AgentProcess | undefined;
     let failure: DebussyError | undefined = problem ?? ('problem' in settings ? settingsError(settings.problem) : undefined);
     if (failure === undefined) {
       try {
         // Its own process group: a Ctrl-C at the terminal reaches debussy, which stops the session
         // in order, instead of reaching claude directly.
-        child = spawn(options.command, args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+        child = spawnAgentProcess(options.command, args, { cwd: options.cwd, env, prompt: options.prompt, graceMs: this.graceMs });
       } catch (error) {
         failure = spawnFailure(options.command, error);
       }
@@ -225,12 +225,12 @@ class ClaudeSession implements AgentSession {
     await this.ended.then(noop, noop);
   }
 
-  private async failToStart(child: ChildProcessWithoutNullStreams | undefined, failure: DebussyError | undefined): Promise<SessionEnd> {
+  private async failToStart(child: AgentProcess | undefined, failure: DebussyError | undefined): Promise<SessionEnd> {
     let error = failure;
     if (error === undefined) {
-      // spawn() returned without a pid: the reason arrives as an 'error' event.
-      const cause = await new Promise<unknown>((resolve) => child?.once('error', resolve) ?? resolve(undefined));
-      error = spawnFailure(this.options.command, cause);
+      // The process has no pid: execa's result says why.
+      const result = await child;
+      error = spawnFailure(this.options.command, result?.cause ?? new Error(result?.shortMessage ?? 'no process was started'));
     }
     this.finished = true;
     this.logs.note(`could not start: ${error.message}`);
@@ -239,13 +239,11 @@ class ClaudeSession implements AgentSession {
     throw error;
   }
 
-  private async run(child: ChildProcessWithoutNullStreams): Promise<SessionEnd> {
+  private async run(child: AgentProcess): Promise<SessionEnd> {
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
       child.once('exit', (code, signal) => resolve({ code, signal }));
     });
     child.on('error', noop); // a failed kill() after exit; the start itself was checked
-    child.stdin.on('error', noop); // claude may exit before reading all of its stdin
-    child.stdin.end(this.options.prompt);
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-2 * STDERR_TAIL_CHARS);
@@ -297,7 +295,7 @@ class ClaudeSession implements AgentSession {
     return end;
   }
 
-  private async pump(child: ChildProcessWithoutNullStreams): Promise<void> {
+  private async pump(child: AgentProcess): Promise<void> {
     const onSkipped = (bytes: number) => {
       this.logs.note(`debussy: skipped a stream line of ${bytes.toLocaleString('en-US')} bytes: longer than the ${maxStreamLineBytes().toLocaleString('en-US')} bytes debussy can hold as text`);
     };

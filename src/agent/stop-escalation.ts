@@ -1,15 +1,17 @@
 /**
  * Stopping a process in steps: SIGINT (claude aborts the turn and kills its running tool), then
- * SIGTERM, then SIGKILL, each after a grace period if the process is still there.
+ * SIGTERM, then SIGKILL, each after a grace period if the process is still there. The last step is
+ * execa's: the agent process was started with a force-kill delay of the same grace
+ * (agent-process.ts), so every SIGTERM it gets is followed by SIGKILL unless it exits.
  */
-import type { ChildProcess } from 'node:child_process';
+import type { AgentProcess } from './agent-process.js';
 
 export class StopEscalation {
   private readonly timers = new Set<NodeJS.Timeout>();
   private exited = false;
 
   constructor(
-    private readonly child: ChildProcess,
+    private readonly child: AgentProcess,
     private readonly graceMs: number,
     private readonly note: (text: string) => void,
   ) {}
@@ -17,12 +19,8 @@ export class StopEscalation {
   start(): void {
     this.send('SIGINT');
     this.after(this.graceMs, () => {
-      this.note('still running: SIGTERM');
+      this.note(`still running: SIGTERM (SIGKILL in ${this.graceMs} ms if it has not exited)`);
       this.send('SIGTERM');
-      this.after(this.graceMs, () => {
-        this.note('still running: SIGKILL');
-        this.send('SIGKILL');
-      });
     });
   }
 

@@ -51,6 +51,7 @@ export function buildProgram(): Command {
     .option('--phase <id>', 'start at this phase (its dependencies must be complete)')
     .option('--only <id>', 'run just this one phase')
     .option('--fresh', 'ignore earlier runs of this plan and start from the beginning')
+    .option('--trust-completed', 'keep completed phases done even when their phase file or gates changed since (otherwise their gates run again first)')
     .option('--config <file>', 'use this config file instead of discovering one');
   addOutputFlags(run);
   addConfigFlags(run);
@@ -66,7 +67,8 @@ export function buildProgram(): Command {
   const resume = program
     .command('resume')
     .description('Resume the last run of this project where it stopped (same as `debussy run` on its plan).')
-    .option('--config <file>', 'use this config file instead of discovering one');
+    .option('--config <file>', 'use this config file instead of discovering one')
+    .option('--trust-completed', 'keep completed phases done even when their phase file or gates changed since (otherwise their gates run again first)');
   addOutputFlags(resume);
   addConfigFlags(resume);
   resume.action(lazy(() => import('./commands/resume.js')));

@@ -10,8 +10,14 @@ import { FAILURE_CLASSES } from '../recovery/failure-class.js';
 export interface VerificationInput<Gate extends { name: string }> {
   /** The user stopped debussy while the gates ran: their verdict is unknown. */
   interrupted: boolean;
-  /** The gates that failed, in plan order. */
+  /** The gates that failed and passed before the phase (or had no baseline): the phase's doing. In plan order. */
   failedGates: readonly Gate[];
+  /** Gates that failed and failed before the phase's first session too (its baseline). */
+  inheritedGates?: readonly Gate[];
+  /** Whether inherited failures keep the phase from completing (block, the default) or only warn. */
+  inheritedFailures?: 'block' | 'warn';
+  /** Gates of phases completed earlier that fail now (regression_gates: each): the phase broke them. */
+  brokenEarlierGates?: readonly (Gate & { phaseId: string })[];
   /** Notes files the phase was to write and did not ("notes file docs/x.md is missing"). */
   notesProblems: readonly string[];
   /** Summaries of the tool calls claude refused in the session that claimed completion. */
@@ -23,53 +29,72 @@ export interface VerificationInput<Gate extends { name: string }> {
 
 export type AfterVerification<Gate extends { name: string }> =
   | { kind: 'interrupted' }
-  /** Complete; `accepted` are notes problems let through because no retries were left. */
-  | { kind: 'complete'; accepted: string[] }
+  /**
+   * Complete; `accepted` are notes problems let through because no retries were left, `tolerated`
+   * inherited gate failures let through (inherited_failures: warn).
+   */
+  | { kind: 'complete'; accepted: string[]; tolerated: Gate[] }
   /**
    * One more session to mend what failed. `retries` is the budget used after it; `checkpointReason`
    * is set when the work so far is committed first (failed gates; a missing notes file is not).
    */
-  | { kind: 'remediate'; retries: number; notice: string; failedGates: Gate[]; otherProblems: string[]; checkpointReason?: string }
+  | {
+      kind: 'remediate'; retries: number; notice: string;
+      /** Introduced by the phase; `inheritedGates` failed before it too; `brokenGates` are earlier phases' gates it broke. */
+      failedGates: Gate[]; inheritedGates: Gate[]; brokenGates: (Gate & { phaseId: string })[];
+      otherProblems: string[]; checkpointReason?: string;
+    }
   | { kind: 'fail'; reason: string; hint: string }
   /** The agent was refused what the checks need: a remediation session would be refused the same way. */
   | { kind: 'abort_permissions'; reason: string; hint: string };
 
 export function decideAfterVerification<Gate extends { name: string }>(input: VerificationInput<Gate>): AfterVerification<Gate> {
   if (input.interrupted) return { kind: 'interrupted' };
-  const failed = [...input.failedGates];
+  const introduced = [...input.failedGates];
+  const inheritedAll = [...(input.inheritedGates ?? [])];
+  const tolerated = input.inheritedFailures === 'warn' ? inheritedAll : [];
+  const inherited = input.inheritedFailures === 'warn' ? [] : inheritedAll;
+  const broken = [...(input.brokenEarlierGates ?? [])];
+  const failed = [...introduced, ...inherited];
   const problems = [...input.notesProblems];
   const retriesLeft = input.retries < input.maxRetries;
   const names = failed.map((gate) => gate.name).join(', ');
+  const brokenNames = broken.map((gate) => `${gate.name} of phase ${gate.phaseId}`).join(', ');
+  const unmetGates = [...(failed.length > 0 ? [`gate(s) ${names} failed`] : []), ...(broken.length > 0 ? [`earlier gate(s) ${brokenNames} broken`] : [])];
 
-  if ((failed.length > 0 || (problems.length > 0 && retriesLeft)) && input.refusals.length > 0) {
-    const unmet = [...(failed.length > 0 ? [`gate(s) ${names} failed`] : []), ...problems].join('; ');
+  if ((unmetGates.length > 0 || (problems.length > 0 && retriesLeft)) && input.refusals.length > 0) {
+    const unmet = [...unmetGates, ...problems].join('; ');
     return {
       kind: 'abort_permissions',
       reason: `${unmet} after ${describeRefusals(input.refusals)}: allow them with permission_mode / allowed_tools`,
       hint: FAILURE_CLASSES.permissions.suggestedAction,
     };
   }
-  if (failed.length === 0) {
+  if (unmetGates.length === 0) {
     if (problems.length > 0 && retriesLeft) {
       const retries = input.retries + 1;
-      return { kind: 'remediate', retries, notice: `gates passed but ${problems.join('; ')}: remediation ${retries}/${input.maxRetries}`, failedGates: [], otherProblems: problems };
+      return { kind: 'remediate', retries, notice: `gates passed but ${problems.join('; ')}: remediation ${retries}/${input.maxRetries}`, failedGates: [], inheritedGates: [], brokenGates: [], otherProblems: problems };
     }
-    return { kind: 'complete', accepted: problems };
+    return { kind: 'complete', accepted: problems, tolerated };
   }
   if (!retriesLeft) {
     return {
       kind: 'fail',
-      reason: `gate(s) ${names} still failing after ${input.retries} remediation session(s) (max_retries ${input.maxRetries})`,
+      reason: `${failed.length > 0 ? `gate(s) ${names}` : `earlier gate(s) ${brokenNames}, which this phase broke,`} still failing after ${input.retries} remediation session(s) (max_retries ${input.maxRetries})`,
       hint: 'Run the gates yourself (`debussy done --phase ID --verify` shows them) and fix what remains.',
     };
   }
   const retries = input.retries + 1;
+  const inheritedNote = inherited.length > 0 ? `; ${inherited.map((gate) => gate.name).join(', ')} failed before the phase too` : '';
+  const what = [...(failed.length > 0 ? [`verification failed (${names}${inheritedNote})`] : []), ...(broken.length > 0 ? [`the phase broke earlier gate(s) ${brokenNames}`] : [])].join('; ');
   return {
     kind: 'remediate',
     retries,
-    notice: `verification failed (${names}): remediation ${retries}/${input.maxRetries}`,
-    failedGates: failed,
+    notice: `${what}: remediation ${retries}/${input.maxRetries}`,
+    failedGates: introduced,
+    inheritedGates: inherited,
+    brokenGates: broken,
     otherProblems: problems,
-    checkpointReason: `gates failed: ${names}`,
+    checkpointReason: failed.length > 0 ? `gates failed: ${names}` : `earlier gates broken: ${brokenNames}`,
   };
 }

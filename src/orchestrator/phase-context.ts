@@ -4,7 +4,7 @@ import type { FileState, UserChange } from '../git/index.js';
 import type { Plan } from '../plan/types.js';
 import type { ExitCodeName } from '../errors/index.js';
 import type { Reporter } from '../report/reporter.js';
-import type { PhaseState } from '../state/index.js';
+import type { BaselineResultEvent, PhaseState } from '../state/index.js';
 import type { RunRecovery } from './run-recovery.js';
 import type { RunRecorder } from './run-recorder.js';
 
@@ -28,10 +28,13 @@ export interface PhaseContext {
   env: NodeJS.ProcessEnv;
   /** Circuit breaker, crash-loop guard and failures, shared by the run's phases. */
   recovery: RunRecovery;
+  /** Phases taken as done so far (earlier runs and this one): their gates are the regression gates (regression_gates: each). */
+  completedPhases: ReadonlySet<string>;
 }
 
 export type PhaseResult =
-  | { status: 'completed' }
+  /** `verifiedOnly`: a completed phase verified again after its plan changed, its gates passing: no session ran. */
+  | { status: 'completed'; verifiedOnly?: boolean }
   | { status: 'failed'; reason: string; hint: string }
   | { status: 'skipped'; reason: string }
   /** Recovery gave up on more than the phase: the run stops with this exit code. */
@@ -52,6 +55,10 @@ export interface PhaseCarry {
   userChanges?: UserChange[];
   /** On a resume after a graceful stop: what the phase left uncommitted then. */
   uncommittedAtStop?: FileState[];
+  /** A completed phase whose file or gates changed since (plan_changed): why its gates run again before it counts as done. */
+  reverify?: string;
+  /** On a resume: the gates' verdict before the phase's first session, recorded by the interrupted run. */
+  baseline?: BaselineResultEvent[];
   /** On a resume: the interrupted run, and what it recorded that the new journal lacks. */
   resumedFrom?: {
     runId: string;

@@ -24,6 +24,9 @@ import { describeRefusals } from '../permissions/refusals.js';
 import { decideAfterVerification } from './after-verification.js';
 import { decideRecovery, sessionFailed } from './session-failure.js';
 import { PhaseCommits } from './phase-commits.js';
+import { takeBaseline } from './phase-baseline.js';
+import { gatesToRecheckAfter, runRegressionGates, toleratedGates, type BrokenGate } from './regression-check.js';
+import { blockingFailures, failedBefore, splitByBaseline, type GateVerdict } from '../verification/baseline.js';
 import { markPlanStatus } from './plan-status.js';
 import type { PhaseCarry, PhaseContext, PhaseResult } from './phase-context.js';
 import { runSession, type SessionReport } from './session-runner.js';
@@ -113,6 +116,9 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
     return found;
   };
 
+  /** The gates' verdict before the first session; a re-verification of a changed phase is no baseline of its work. */
+  const baselineOf = async (): Promise<GateVerdict[] | undefined> => (await phaseState()).baseline?.filter((gate) => gate.reverify !== true);
+
   const checkpointFrom = async (reason: string, lastActivity: string[]): Promise<Checkpoint> =>
     captureCheckpoint({ root: ctx.root, phase: await phaseState(), phaseTitle: phase.title, baseSha, gitRepo: ctx.gitRepo, sessionNumber: sessionIndex + 1, reason, lastActivity });
 
@@ -121,14 +127,6 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
     recorder.record({ type: 'attempt_started', phaseId: phase.id, attemptId: attempt.id, kind, restart: restarts, retry: recoveryState.retries });
     return attempt;
   };
-
-  let attempt: Attempt;
-  if (carry.resumeReason) {
-    const checkpoint = await checkpointFrom(carry.resumeReason, []);
-    attempt = startAttempt('resume', buildRestartPrompt(checkpoint, phasePrompt));
-  } else {
-    attempt = startAttempt('initial', phasePrompt);
-  }
 
   const finish = async (result: PhaseResult): Promise<PhaseResult> => {
     if (result.status !== 'interrupted') await markPlanStatus(ctx, phase.id, result.status === 'aborted' ? 'failed' : result.status);
@@ -150,6 +148,21 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
     recorder.record({ type: 'phase_ended', phaseId: phase.id, status, ...(reason === undefined ? {} : { reason }) });
     return result;
   };
+
+  // The gates' verdict before the first session; a changed completed phase whose gates pass is done.
+  if ((await takeBaseline(ctx, phase, carry)).kind === 'reverified') {
+    recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'completed', reason: `verified again (${carry.reverify ?? 'the plan changed'}): every gate passes` });
+    await markPlanStatus(ctx, phase.id, 'completed');
+    return { status: 'completed', verifiedOnly: true };
+  }
+
+  let attempt: Attempt;
+  if (carry.resumeReason) {
+    const checkpoint = await checkpointFrom(carry.resumeReason, []);
+    attempt = startAttempt('resume', buildRestartPrompt(checkpoint, phasePrompt));
+  } else {
+    attempt = startAttempt('initial', phasePrompt);
+  }
 
   for (;;) {
     // A Ctrl-C that came while debussy was committing or waiting: start nothing new.
@@ -264,12 +277,21 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         continue;
       }
       case 'verify': {
-        const outcomes = await verify(ctx, phase, attempt.id);
+        const baseline = await baselineOf();
+        const outcomes = await verify(ctx, phase, attempt.id, baseline);
         const notes = ctx.interrupt.aborted ? undefined : await checkNotes(ctx.root, phase, config.notes_sections);
         for (const warning of notes?.missingSections ?? []) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: warning });
+        const split = splitByBaseline(outcomes.filter((o) => !o.passed), baseline);
+        // An earlier phase's gate is checked only once this phase's own gates pass (regression_gates: each).
+        const broken: BrokenGate[] = config.regression_gates === 'each' && !ctx.interrupt.aborted && blockingFailures(split, config.inherited_failures).blocking.length === 0
+          ? await runRegressionGates(ctx, gatesToRecheckAfter(ctx, phase.id, toleratedGates(await recorder.state())), { mode: 'each', afterPhaseId: phase.id })
+          : [];
         const verdict = decideAfterVerification({
           interrupted: ctx.interrupt.aborted,
-          failedGates: outcomes.filter((o) => !o.passed),
+          failedGates: split.introduced,
+          inheritedGates: split.inherited,
+          inheritedFailures: config.inherited_failures,
+          brokenEarlierGates: broken,
           notesProblems: notes?.missingFiles ?? [],
           refusals: report.refusals.map((r) => r.summary),
           retries: recoveryState.retries, maxRetries: config.max_retries,
@@ -285,6 +307,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
             return finish({ status: 'failed', reason: verdict.reason, hint: verdict.hint });
           case 'complete': {
             for (const problem of verdict.accepted) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${problem} (accepted: gates pass and no retries left)` });
+            for (const gate of verdict.tolerated) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `gate ${gate.name} fails as it did before the phase started (inherited; accepted: inherited_failures is warn)` });
             const sha = await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_completed' });
             // A Ctrl-C that ended the commit (a hook that hung): the work is in the tree, not in a
             // commit, so the phase is not complete; the next run resumes it.
@@ -295,7 +318,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
             if (verdict.checkpointReason !== undefined) await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: verdict.checkpointReason });
             recoveryState = { ...recoveryState, retries: verdict.retries };
             recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: verdict.notice });
-            attempt = startAttempt('remediation', buildRemediationPrompt({ phaseId: phase.id, failedGates: verdict.failedGates, otherProblems: verdict.otherProblems, redact: ctx.recorder.redact }, phasePrompt));
+            attempt = startAttempt('remediation', buildRemediationPrompt({ phaseId: phase.id, failedGates: verdict.failedGates, inheritedGates: verdict.inheritedGates, brokenGates: verdict.brokenGates, otherProblems: verdict.otherProblems, redact: ctx.recorder.redact }, phasePrompt));
             continue;
         }
       }
@@ -303,7 +326,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   }
 }
 
-async function verify(ctx: PhaseContext, phase: Phase, attemptId: string): Promise<GateOutcome[]> {
+async function verify(ctx: PhaseContext, phase: Phase, attemptId: string, baseline: readonly GateVerdict[] | undefined): Promise<GateOutcome[]> {
   const gates = phase.file?.gates ?? [];
   const outcomes = await runGates(gates, ctx.root, ctx.config.gate_timeout, ctx.env, { interrupt: ctx.interrupt, forceStop: ctx.forceStop });
   for (const outcome of outcomes) {
@@ -311,6 +334,7 @@ async function verify(ctx: PhaseContext, phase: Phase, attemptId: string): Promi
     ctx.recorder.record({
       type: 'gate_result', phaseId: phase.id, attemptId, name: outcome.name, command: outcome.command, passed: outcome.passed,
       exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputTail: outcome.outputTail,
+      ...(!outcome.passed && failedBefore(outcome, baseline) ? { inherited: true } : {}),
     });
   }
   return outcomes;

@@ -57,6 +57,7 @@ export function planResume(input: ResumeInput): ResumePlan {
         ...(state.baseSha === undefined ? {} : { baseSha: state.baseSha }),
         ...(state.userChanges === undefined ? {} : { userChanges: state.userChanges }),
         ...(state.uncommittedAtStop === undefined ? {} : { uncommittedAtStop: state.uncommittedAtStop }),
+        ...(state.baseline === undefined ? {} : { baseline: state.baseline }),
         resumedFrom: { runId: prior.runId, progress: state.progress, lastActivity: state.lastActivity, ...unendedSessionLog(state) },
       });
     }

@@ -10,7 +10,7 @@ import { executionOrder, type Phase, type Plan } from '../plan/index.js';
 import { createRedactor } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
 import {
-  acquireRunLock, JournalKeeper, journalPath, latestRun, liveRunDir, liveStateDir, newRunId, projectJournalPath, readJournal, readPhaseMarks, recordPlanUsed, removeLeftoverLiveRuns, runDir, type AcquiredLock, type RunStatus,
+  acquireRunLock, JournalKeeper, journalPath, latestRun, liveRunDir, liveStateDir, newRunId, projectJournalPath, readJournal, readPhaseMarks, recordPlanUsed, refuseNewerJournal, removeLeftoverLiveRuns, runDir, type AcquiredLock, type RunStatus,
 } from '../state/index.js';
 import { hooksOffWarning } from '../agent/session-settings.js';
 import { writeDebussyShim } from './agent-environment.js';
@@ -20,6 +20,9 @@ import { runPhase } from './phase-runner.js';
 import { checkPrerequisites, gateCommandsOf, permissionWarning } from './preflight.js';
 import { reclaimDeadRun } from './reclaim-dead-run.js';
 import { planResume } from './resume-plan.js';
+import { checkPlanChange } from './plan-change-check.js';
+import { checkAtRunEnd } from './regression-check.js';
+import { readPlanFingerprint } from '../plan/read-fingerprint.js';
 import { RunRecorder } from './run-recorder.js';
 import { RunStateGuard } from './run-state-guard.js';
 import { createRunRecovery } from './run-recovery.js';
@@ -37,6 +40,8 @@ export interface RunPlanInput {
   env: NodeJS.ProcessEnv;
   /** How the user would run this again, for the "to resume" line. */
   resumeCommand: string;
+  /** Completed phases stay done even when their phase file or gates changed since (no re-verification). */
+  trustCompleted?: boolean;
 }
 
 export interface RunPlanResult {
@@ -58,6 +63,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   // An interrupted run's uncommitted changes are its agent's work, not the user's: resuming it
   // takes them on (they go into the phase's next commit) instead of refusing a dirty tree.
   const before = input.fresh ? undefined : await latestRun(root, plan.path);
+  // A journal a newer debussy wrote is not continued half-understood: nothing starts, nothing changes.
+  if (before) refuseNewerJournal(before.runId, before.journalVersion, path.relative(process.cwd(), plan.path) || plan.path);
   const resumingInterrupted = before?.state?.status === 'running' || before?.state?.status === 'interrupted';
   const prereq = await checkPrerequisites(root, resumingInterrupted ? { ...config, allow_dirty: true } : config, input.env);
 
@@ -85,7 +92,11 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     removeLeftoverLiveRuns(root, runId);
     if (lock.reclaimed) reporter.notice('warning', `reclaimed a stale lock from run ${lock.reclaimed.runId} (pid ${lock.reclaimed.pid} is no longer running)`);
     const marks = input.fresh ? {} : await readPhaseMarks(root, plan.path);
-    const resume = planResume({ plan, prior: previous?.state, priorInterrupted, marks });
+    const planFingerprint = readPlanFingerprint(plan);
+    const resumed = planResume({ plan, prior: previous?.state, priorInterrupted, marks });
+    // A completed phase whose file or gates changed since the last run is verified again (plan-change-check.ts).
+    const planChange = checkPlanChange(previous?.state, planFingerprint, resumed, input.trustCompleted === true);
+    const resume = planChange?.resume ?? resumed;
 
     const ordered = executionOrder(plan);
     let selected = ordered;
@@ -108,11 +119,12 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     recorder.record({
       type: 'run_started', runId, planPath: plan.path, planName: plan.name, phaseIds: selected.map((p) => p.id),
       options: { context_threshold: config.context_threshold, max_restarts: config.max_restarts, max_retries: config.max_retries, tool_call_threshold: config.tool_call_threshold, only: input.only, startAt: input.startAt },
-      ...(resume.resumedFrom === undefined ? {} : { resumedFrom: resume.resumedFrom }),
+      ...(resume.resumedFrom === undefined ? {} : { resumedFrom: resume.resumedFrom }), planFingerprint,
     });
     const unwritable = recorder.unsavedError();
     if (unwritable) throw unwritable;
     recordPlanUsed(root, plan.path);
+    if (planChange) recorder.record(planChange.event);
     reporter.runStarted({
       runId, plan, phases: toRun, alreadyComplete: alreadyComplete.map((p) => ({ id: p.id, why: resume.completed.get(p.id) ?? '' })),
       maxRestarts: config.max_restarts, contextThreshold: config.context_threshold, resumedFrom: resume.resumedFrom,
@@ -133,16 +145,20 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     const shimDir = writeDebussyShim(path.join(live, 'bin'), runInbox);
     const projectJournal = { keeper: new JournalKeeper(projectJournalPath(root)).adopt(), shown: path.relative(root, projectJournalPath(root)) };
     guard.watch({ recorder, lock, alsoKeep: [projectJournal] });
+    const done = new Set(resume.completed.keys());
     const ctx: PhaseContext = {
       root, plan, config, runId, runDir: dir, shimDir, recorder, reporter,
       useGit: prereq.useGit, gitRepo: prereq.gitRepo, interrupt: guard.interrupt, forceStop: input.forceStop, env: input.env,
       recovery: createRunRecovery(config, previousEvents),
+      completedPhases: done,
     };
-    const done = new Set(resume.completed.keys());
     const problems: string[] = [];
     let status: RunStatus = 'completed';
     let exitCode: number = EXIT_CODES.success.code;
     let reason: string | undefined;
+    /** Phases completed by sessions of this run, in order, and whether the last phase run is one (regression_gates: end). */
+    const completedThisRun: string[] = [];
+    let verifiedLast: string | undefined;
 
     for (const phase of toRun) {
       if (guard.interrupt.aborted) {
@@ -159,8 +175,13 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       const result: PhaseResult = await runPhase(ctx, phase, resume.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 });
       if (result.status === 'completed') {
         done.add(phase.id);
+        if (result.verifiedOnly !== true) {
+          completedThisRun.push(phase.id);
+          verifiedLast = phase.id;
+        }
         continue;
       }
+      verifiedLast = undefined; // its work is in the tree, unverified
       if (result.status === 'interrupted') {
         status = 'interrupted';
         break;
@@ -183,6 +204,11 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       problems.push(`${phase.id} failed (${result.reason})`);
     }
 
+    if (status === 'completed' && config.regression_gates === 'end' && completedThisRun.length > 0 && !guard.interrupt.aborted) {
+      const regression = await checkAtRunEnd(ctx, await recorder.state(), completedThisRun, verifiedLast);
+      if (guard.interrupt.aborted) status = 'interrupted';
+      else if (regression !== undefined) problems.unshift(regression);
+    }
     if (status === 'interrupted') {
       exitCode = EXIT_CODES.interrupted.code;
       reason = 'interrupted by the user';

@@ -3,6 +3,7 @@ import type { AgentEvent } from '../agent/index.js';
 import { TOOL_OUTPUT_SHOWN_CHARS } from './display-event.js';
 import type { JournalEvent } from '../state/index.js';
 import { plural } from './format-units.js';
+import { planChangeLines } from '../verification/plan-change.js';
 import { cutText } from '../redact/index.js';
 import { terminalLine, sanitizeText } from './terminal-text.js';
 
@@ -62,7 +63,16 @@ function journalLine(event: JournalEvent): JournalLine | undefined {
     case 'progress':
       return { level: 'info', text: `phase ${event.phaseId}: progress: ${event.message}` };
     case 'gate_result':
-      return { level: event.passed ? 'info' : 'warning', text: `phase ${event.phaseId}: gate ${event.name} ${event.passed ? 'passed' : `FAILED (exit ${event.exitCode ?? 'none'})`}: ${event.command}` };
+      return { level: event.passed ? 'info' : 'warning', text: `phase ${event.phaseId}: gate ${event.name} ${event.passed ? 'passed' : `FAILED (exit ${event.exitCode ?? 'none'}${event.inherited === true ? '; inherited: it failed before the phase started too' : ''})`}: ${event.command}` };
+    case 'baseline_result':
+      return { level: 'info', text: `phase ${event.phaseId}: ${event.reverify === true ? 're-verification' : 'baseline'}: gate ${event.name} ${event.passed ? 'passes' : `fails (exit ${event.exitCode ?? 'none'})`} before the phase's session: ${event.command}` };
+    case 'regression_result':
+      return {
+        level: event.passed ? 'info' : 'error',
+        text: `regression check${event.afterPhaseId === undefined ? ' at the end of the run' : ` after phase ${event.afterPhaseId}`}: gate ${event.name} of phase ${event.phaseId} ${event.passed ? 'passes' : `FAILS (exit ${event.exitCode ?? 'none'})`}: ${event.command}`,
+      };
+    case 'plan_changed':
+      return { level: 'warning', text: `the plan changed since run ${event.sinceRunId}: ${planChangeLines(event.changes, event.reverify, event.kept).join('; ')}` };
     case 'phase_ended':
       if (event.status === 'in_progress') return { level: 'warning', text: `phase ${event.phaseId} interrupted: its work is saved; \`debussy run\` resumes it from a checkpoint` };
       return { level: event.status === 'completed' ? 'info' : 'error', text: `phase ${event.phaseId} ${event.status}${event.reason ? `: ${event.reason}` : ''}` };

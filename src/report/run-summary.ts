@@ -30,6 +30,20 @@ export type RunTotals = Pick<
   'attempts' | 'restarts' | 'peakContextPercent' | 'durationMs' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'costComplete' | 'commits'
 >;
 
+/** An earlier phase's gate run again (regression_gates), as the end table and `run_summary` show it. */
+export interface RegressionSummary {
+  /** The phase the gate belongs to. */
+  phaseId: string;
+  name: string;
+  command: string;
+  passed: boolean;
+  /** `each`: after `afterPhaseId` completed; `end`: once at the end of the run. */
+  mode: 'each' | 'end';
+  afterPhaseId: string | undefined;
+  /** end, failed: the phases completed since the gate's phase, one of which broke it. */
+  suspects: string[];
+}
+
 export interface RunSummary {
   runId: string;
   planName: string;
@@ -39,6 +53,7 @@ export interface RunSummary {
   reason: string | undefined;
   phases: PhaseSummary[];
   totals: RunTotals;
+  regressions: RegressionSummary[];
 }
 
 function phaseSummary(id: string, phase: PhaseState | undefined): PhaseSummary {
@@ -72,6 +87,7 @@ export function summarizeRun(state: RunState): RunSummary {
     exitCode: state.exitCode,
     reason: state.reason,
     phases,
+    regressions: (state.regressions ?? []).map((r) => ({ phaseId: r.phaseId, name: r.name, command: r.command, passed: r.passed, mode: r.mode, afterPhaseId: r.afterPhaseId, suspects: r.suspects ?? [] })),
     totals: {
       attempts: sum((p) => p.attempts),
       restarts: sum((p) => p.restarts),
@@ -131,7 +147,19 @@ export function renderRunSummary(state: RunState, colors: Colors = NO_COLORS): s
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   const table = [colors.bold(fmt(HEADER)), rule, ...rows.map(fmt), rule, fmt(total)];
   if (!summary.totals.costComplete) table.push(colors.dim(COST_FOOTNOTE));
+  table.push(...regressionLines(summary.regressions).map((line, i) => (i === 0 ? line : colors.red(line))));
   return table.join('\n');
+}
+
+/** Under the table: how many earlier gates were run again, and each that failed. */
+export function regressionLines(regressions: readonly RegressionSummary[]): string[] {
+  if (regressions.length === 0) return [];
+  const failed = regressions.filter((r) => !r.passed);
+  const where = (r: RegressionSummary) => (r.afterPhaseId === undefined ? 'at the end of the run' : `after phase ${r.afterPhaseId}`);
+  return [
+    `regression gates: ${regressions.length - failed.length} of ${regressions.length} passed`,
+    ...failed.map((r) => `  gate ${r.name} of phase ${r.phaseId} failed ${where(r)}${r.suspects.length > 0 ? ` (phases since: ${r.suspects.join(', ')})` : ''}`),
+  ];
 }
 
 /** The line after the table when the run stopped before the end. */

@@ -285,8 +285,8 @@ export interface PlanChangedEvent extends Base {
   changes: PlanChange[];
   /** Completed phases verified again before they count as done. */
   reverify: string[];
-  /** --trust-completed was given: changed completed phases stay done. */
-  trusted: boolean;
+  /** Changed completed phases kept as done (--trust-completed). */
+  kept: string[];
 }
 
 export interface NoticeEvent extends Base {

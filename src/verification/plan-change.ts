@@ -16,13 +16,13 @@ export interface PlanChangeInput {
 export interface PlanChangeDecision {
   /** Completed phases whose gates run again before they count as done: id -> why. */
   reverify: Map<string, string>;
+  /** Completed phases whose file or gates changed, kept as done because of --trust-completed. */
+  kept: string[];
   /** Phases taken as done because they were completed under another id: new id -> why. */
   renumberedDone: Map<string, string>;
-  /** What changed and what debussy does about it, one line each. */
-  lines: string[];
 }
 
-/** The phase ids whose completion a change puts in doubt: the file or the gates that define "done" moved. */
+/** The phase ids whose completion a change puts in doubt, with why: the file or the gates that define "done" moved. */
 function doubted(changes: readonly PlanChange[]): Map<string, string> {
   const doubts = new Map<string, string>();
   for (const change of changes) {
@@ -34,8 +34,8 @@ function doubted(changes: readonly PlanChange[]): Map<string, string> {
 
 export function decidePlanChange(input: PlanChangeInput): PlanChangeDecision {
   const reverify = new Map<string, string>();
+  const kept: string[] = [];
   const renumberedDone = new Map<string, string>();
-  const lines = input.changes.map(describePlanChange);
   for (const change of input.changes) {
     if (change.kind !== 'renumbered') continue;
     const why = input.completed.get(change.from);
@@ -43,12 +43,18 @@ export function decidePlanChange(input: PlanChangeInput): PlanChangeDecision {
   }
   for (const [id, why] of doubted(input.changes)) {
     if (!input.completed.has(id) && !renumberedDone.has(id)) continue;
-    if (input.trustCompleted) {
-      lines.push(`phase ${id}: ${why}; still taken as done (--trust-completed)`);
-      continue;
-    }
-    reverify.set(id, `${why} since it completed`);
-    lines.push(`phase ${id}: ${why} since it completed: its gates run again before it counts as done (--trust-completed skips this)`);
+    if (input.trustCompleted) kept.push(id);
+    else reverify.set(id, `${why} since it completed`);
   }
-  return { reverify, renumberedDone, lines };
+  return { reverify, kept, renumberedDone };
+}
+
+/** What changed and what debussy does about it, one line each (the run's start, `debussy status`). */
+export function planChangeLines(changes: readonly PlanChange[], reverify: readonly string[], kept: readonly string[]): string[] {
+  const why = doubted(changes);
+  return [
+    ...changes.map(describePlanChange),
+    ...reverify.map((id) => `phase ${id}: ${why.get(id) ?? 'it changed'} since it completed: its gates run again before it counts as done (--trust-completed skips this)`),
+    ...kept.map((id) => `phase ${id}: ${why.get(id) ?? 'it changed'}; still taken as done (--trust-completed)`),
+  ];
 }

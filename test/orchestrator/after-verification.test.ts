@@ -30,6 +30,8 @@ describe('decideAfterVerification', () => {
       retries: 2,
       notice: 'verification failed (lint, test): remediation 2/2',
       failedGates: [lint, test],
+      inheritedGates: [],
+      brokenGates: [],
       otherProblems: [missingNotes],
       checkpointReason: 'gates failed: lint, test',
     });
@@ -37,7 +39,7 @@ describe('decideAfterVerification', () => {
 
   it('mends a missing notes file without a checkpoint commit', () => {
     expect(decideAfterVerification({ ...base, notesProblems: [missingNotes] })).toEqual({
-      kind: 'remediate', retries: 1, notice: `gates passed but ${missingNotes}: remediation 1/2`, failedGates: [], otherProblems: [missingNotes],
+      kind: 'remediate', retries: 1, notice: `gates passed but ${missingNotes}: remediation 1/2`, failedGates: [], inheritedGates: [], brokenGates: [], otherProblems: [missingNotes],
     });
   });
 
@@ -57,6 +59,42 @@ describe('decideAfterVerification', () => {
   });
 
   it('lists accepted notes problems when it completes without retries left', () => {
-    expect(decideAfterVerification({ ...base, notesProblems: [missingNotes], retries: 2 })).toEqual({ kind: 'complete', accepted: [missingNotes] });
+    expect(decideAfterVerification({ ...base, notesProblems: [missingNotes], retries: 2 })).toEqual({ kind: 'complete', accepted: [missingNotes], tolerated: [] });
+  });
+
+  describe('inherited failures and broken earlier gates (issue 17)', () => {
+    const broken = { name: 'build', outputTail: 'error', phaseId: '1' };
+    it.each<[string, Partial<VerificationInput<Gate>>, string]>([
+      ['an inherited failure blocks by default', { inheritedGates: [lint] }, 'remediate'],
+      ['an inherited failure blocks with inherited_failures: block', { inheritedGates: [lint], inheritedFailures: 'block' }, 'remediate'],
+      ['an inherited failure alone completes with inherited_failures: warn', { inheritedGates: [lint], inheritedFailures: 'warn' }, 'complete'],
+      ['warn still blocks on an introduced failure', { failedGates: [test], inheritedGates: [lint], inheritedFailures: 'warn' }, 'remediate'],
+      ['an inherited failure with no retries left fails the phase', { inheritedGates: [lint], retries: 2 }, 'fail'],
+      ['a broken earlier gate sends the phase back', { brokenEarlierGates: [broken] }, 'remediate'],
+      ['a broken earlier gate with no retries left fails the phase', { brokenEarlierGates: [broken], retries: 2 }, 'fail'],
+      ['a broken earlier gate after refusals: permissions', { brokenEarlierGates: [broken], refusals: ['Bash: npm run build'] }, 'abort_permissions'],
+    ])('%s', (_name, change, kind) => {
+      expect(decideAfterVerification({ ...base, ...change }).kind).toBe(kind);
+    });
+
+    it('keeps introduced and inherited failures apart for the prompt, and says which failed before', () => {
+      expect(decideAfterVerification({ ...base, failedGates: [test], inheritedGates: [lint] })).toEqual({
+        kind: 'remediate', retries: 1, notice: 'verification failed (test, lint; lint failed before the phase too): remediation 1/2',
+        failedGates: [test], inheritedGates: [lint], brokenGates: [], otherProblems: [], checkpointReason: 'gates failed: test, lint',
+      });
+    });
+
+    it('lists the tolerated inherited failures when it completes under warn', () => {
+      expect(decideAfterVerification({ ...base, inheritedGates: [lint], inheritedFailures: 'warn' })).toEqual({ kind: 'complete', accepted: [], tolerated: [lint] });
+    });
+
+    it('names the earlier gate the phase broke, in the notice and when it gives up', () => {
+      expect(decideAfterVerification({ ...base, brokenEarlierGates: [broken] })).toMatchObject({
+        kind: 'remediate', notice: 'the phase broke earlier gate(s) build of phase 1: remediation 1/2', failedGates: [], brokenGates: [broken], checkpointReason: 'earlier gates broken: build of phase 1',
+      });
+      expect(decideAfterVerification({ ...base, brokenEarlierGates: [broken], retries: 2 })).toMatchObject({
+        kind: 'fail', reason: 'earlier gate(s) build of phase 1, which this phase broke, still failing after 2 remediation session(s) (max_retries 2)',
+      });
+    });
   });
 });

@@ -43,7 +43,7 @@ describe('folding the verification events', () => {
     const gate = { command: 'c', exitCode: 1, durationMs: 1, outputTail: 'x' };
     const state = foldRun(stamp([
       { ...started, planFingerprint: fingerprint },
-      { type: 'plan_changed', sinceRunId: 'r0', changes: [{ kind: 'added', id: '2', title: 'Two' }], reverify: [], trusted: false },
+      { type: 'plan_changed', sinceRunId: 'r0', changes: [{ kind: 'added', id: '2', title: 'Two' }], reverify: [], kept: [] },
       { type: 'baseline_result', phaseId: '1', name: 't', passed: false, ...gate },
       { type: 'baseline_result', phaseId: '1', name: 't', passed: true, ...gate },
       { type: 'baseline_result', phaseId: '1', name: 'u', passed: false, ...gate },

@@ -6,7 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { readLineBatches } from '../../agent/index.js';
+import { readLineBatches } from '../../agent/line-reader.js';
 import { CONFIG_SCHEMA } from '../../config/index.js';
 import { describeLimit } from '../../context/index.js';
 import { UsageError } from '../../errors/index.js';

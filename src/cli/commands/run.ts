@@ -18,6 +18,7 @@ interface RunOptions extends Record<string, unknown> {
   phase?: string;
   only?: string;
   fresh?: boolean;
+  trustCompleted?: boolean;
   config?: string;
   plain?: boolean;
   json?: boolean;
@@ -84,7 +85,7 @@ export default async function runCommand(planArg: string, options: RunOptions): 
     const result = await runPlan({
       root, plan, config: resolved.config, ...(options.phase ? { startAt: options.phase } : {}), ...(options.only ? { only: options.only } : {}),
       fresh: options.fresh === true, reporter, interrupt: interrupt.signal, forceStop: forceStop.signal, env: process.env,
-      resumeCommand: resumeCommandFor(planArg),
+      resumeCommand: resumeCommandFor(planArg), trustCompleted: options.trustCompleted === true,
     });
     return result.exitCode;
   } finally {

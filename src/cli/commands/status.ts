@@ -1,6 +1,11 @@
 /** `debussy status`: the current or last run, each phase, and what `debussy run` will do next. */
 import path from 'node:path';
-import { effectiveRunStatus, latestRun, readRunLock, type RunState } from '../../state/index.js';
+import { effectiveRunStatus, latestRun, newerJournalNote, readRunLock, type RunState } from '../../state/index.js';
+import { loadProjectConfig } from '../../config/index.js';
+import { parsePlan } from '../../plan/index.js';
+import { diffPlans, type PlanChange } from '../../plan/plan-diff.js';
+import { readPlanFingerprint } from '../../plan/read-fingerprint.js';
+import { decidePlanChange, planChangeLines } from '../../verification/plan-change.js';
 import { renderRunSummary } from '../../report/run-summary.js';
 import { projectRootForCommand } from '../active-run.js';
 
@@ -22,6 +27,28 @@ function nextStep(state: RunState, status: string): string {
   return `\`debussy run ${plan}\` skips the completed phases and runs ${pending.join(', ') || 'nothing'}`;
 }
 
+/**
+ * What changed in the plan since the run recorded it; undefined when it cannot be told (a journal
+ * from before fingerprints, a plan or config that no longer reads: `debussy audit` says why).
+ */
+async function planChangesSince(root: string, state: RunState): Promise<PlanChange[] | undefined> {
+  if (state.planFingerprint === undefined) return undefined;
+  try {
+    const { config } = await loadProjectConfig(root, {});
+    const { plan } = await parsePlan(path.resolve(root, state.planPath), { gateCommands: config.gates });
+    return plan === undefined ? undefined : diffPlans(state.planFingerprint, readPlanFingerprint(plan));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The changes, and which completed phases the next run verifies again. */
+function planChangeText(state: RunState, changes: PlanChange[]): string[] {
+  const completed = new Map(state.phaseOrder.filter((id) => state.phases[id]?.status === 'completed').map((id) => [id, 'completed']));
+  const decision = decidePlanChange({ changes, completed, trustCompleted: false });
+  return planChangeLines(changes, [...decision.reverify.keys()], []);
+}
+
 export default async function statusCommand(options: StatusOptions): Promise<number> {
   const root = await projectRootForCommand(process.env);
   const last = await latestRun(root);
@@ -34,14 +61,28 @@ export default async function statusCommand(options: StatusOptions): Promise<num
   const state = last.state;
   const status = effectiveRunStatus(state, lock);
   const next = nextStep(state, status);
+  const planChanges = await planChangesSince(root, state);
+  const newerJournal = newerJournalNote(last.runId, last.journalVersion);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ run: { ...state, status }, next, badLines: last.badLines, tornTail: last.tornTail, firstLineDamaged: last.firstLineDamaged === true }, null, 2)}\n`);
+    const json = {
+      run: { ...state, status }, next, badLines: last.badLines, tornTail: last.tornTail, firstLineDamaged: last.firstLineDamaged === true,
+      journalVersion: last.journalVersion, newerJournal: newerJournal ?? null, planChanges: planChanges ?? null,
+    };
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     return 0;
   }
   process.stdout.write(`Run ${state.runId}: ${state.planName} (${path.relative(process.cwd(), state.planPath) || state.planPath})\n`);
   process.stdout.write(`Status: ${status}${state.reason ? ` (${state.reason})` : ''}\nStarted: ${state.startedAt}${state.endedAt ? `, ended ${state.endedAt}` : ''}\n`);
   if (last.firstLineDamaged) process.stdout.write(`Note: the journal's first line (run_started) is damaged; the run was rebuilt from the rest of ${path.relative(process.cwd(), path.join(last.dir, 'journal.ndjson'))}.\n`);
   if (last.tornTail) process.stdout.write('Note: the journal ends in a torn line (a crash mid-write); the events before it are intact.\n');
+  if (newerJournal !== undefined) process.stdout.write(`Note: ${newerJournal}; shown as far as this debussy understands it.\n`);
+  if (state.planChanged) {
+    const at = state.planChanged;
+    process.stdout.write(`At its start the plan had changed since run ${at.sinceRunId}:\n${planChangeLines(at.changes, at.reverify, at.kept).map((line) => `  ${line}\n`).join('')}`);
+  }
+  if (planChanges !== undefined && planChanges.length > 0) {
+    process.stdout.write(`The plan changed since this run started:\n${planChangeText(state, planChanges).map((line) => `  ${line}\n`).join('')}`);
+  }
   process.stdout.write(`\n${renderRunSummary({ ...state, status })}\n`);
   process.stdout.write('\nSessions:\n');
   for (const id of state.phaseOrder) {
