@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 if (!existsSync(new URL('../dist/cli/main.js', import.meta.url))) {
   process.stderr.write(
     'debussy: this install has no build (dist/ is missing), so it cannot run.\n' +
-      '  Install it as a package built from git: npm install -g "$(npm pack github:debussy-cli/debussy | tail -n 1)" (in a checkout: npm ci, or npm run build).\n',
+      '  Install a packed copy, which npm builds: npm install -g "$(npm pack <the git URL or folder you installed from> | tail -n 1)" (in a checkout: npm ci, or npm run build).\n',
   );
   process.exit(1);
 }

@@ -1,5 +1,6 @@
 /** Commands for getting started and reading results: init, plan new, logs. */
 import { Option, type Command } from 'commander';
+import { docFile } from '../install/package-files.js';
 import { DEFAULT_PLAN_TEMPLATE, PLAN_TEMPLATE_NAMES } from '../scaffold/plan-template-names.js';
 import { examples } from './help-examples.js';
 import { lazy } from './lazy-command.js';
@@ -10,7 +11,7 @@ export function registerGettingStartedCommands(program: Command): void {
     .description('Set up a project: a commented .debussy/config.yaml, the /debussy-done and /debussy-progress slash commands for Claude Code, and .gitignore entries for run data.')
     .argument('[dir]', 'the project folder (default: the git top level, else the current folder)')
     .option('--force', 'overwrite files that already exist')
-    .option('--json', 'print what was written as one JSON object (docs/output.md)')
+    .option('--json', `print what was written as one JSON object (${docFile('output.md')})`)
     .addHelpText('after', examples([
       ['debussy init', 'set up the project you are in'],
       ['debussy init ../billing-service', 'set up another project'],
@@ -27,7 +28,7 @@ export function registerGettingStartedCommands(program: Command): void {
     .addOption(new Option('--template <name>', 'which gates and tasks to start from').choices([...PLAN_TEMPLATE_NAMES]).default(DEFAULT_PLAN_TEMPLATE))
     .option('--dir <folder>', 'create the plan folder in this folder (default: plans/ at the project root)')
     .option('--force', "overwrite the generated files if the plan's folder exists")
-    .option('--json', 'print the plan written and its audit as one JSON object (docs/output.md)')
+    .option('--json', `print the plan written and its audit as one JSON object (${docFile('output.md')})`)
     .action(lazy(() => import('./commands/plan-new.js')));
 
   program
@@ -37,6 +38,6 @@ export function registerGettingStartedCommands(program: Command): void {
     .option('--phase <id>', 'only the sessions of this phase')
     .option('--follow', 'keep printing new lines until the run ends (or Ctrl-C)')
     .option('--raw', "print the raw stream-json of claude's sessions instead")
-    .option('--json', 'print one JSON object per session, its log text included (NDJSON; not with --follow; docs/output.md)')
+    .option('--json', `print one JSON object per session, its log text included (NDJSON; not with --follow; ${docFile('output.md')})`)
     .action(lazy(() => import('./commands/logs.js')));
 }

@@ -2,15 +2,13 @@
  * The JSON Schema of `.debussy/config.yaml`, generated from CONFIG_SCHEMA so editors validate and
  * complete the same keys, types, bounds and choices debussy itself checks. Written to
  * schema/config.schema.json by `npm run docs`, shipped in the package, and named by the
- * `# yaml-language-server: $schema=...` line of the file `debussy init` writes.
+ * `# yaml-language-server: $schema=...` line of the file `debussy init` writes: as a path to the
+ * installed package's copy (render-reference.ts), which works offline and matches the installed
+ * version, rather than a web address.
  */
 import { formatConfigDuration } from './duration.js';
 import { CONFIG_KEYS, CONFIG_SCHEMA, type KeyDefinition } from './schema.js';
 
-/** The project's home; package.json's homepage, repository and bugs fields name the same place. */
-export const PROJECT_URL = 'https://github.com/debussy-cli/debussy';
-/** Where editors fetch the schema (the copy on the default branch; the package ships the same file). */
-export const CONFIG_JSON_SCHEMA_URL = 'https://raw.githubusercontent.com/debussy-cli/debussy/main/schema/config.schema.json';
 /** The schema's path inside the package. */
 export const CONFIG_JSON_SCHEMA_PATH = 'schema/config.schema.json';
 
@@ -55,9 +53,8 @@ function keySchema(def: KeyDefinition): JsonSchema {
 export function renderConfigJsonSchema(): JsonSchema {
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
-    $id: CONFIG_JSON_SCHEMA_URL,
     title: 'debussy configuration (.debussy/config.yaml)',
-    description: `Generated from debussy's config schema; reference: ${PROJECT_URL}/blob/main/docs/configuration.md`,
+    description: "Generated from debussy's config schema; reference: docs/configuration.md in the debussy package",
     type: ['object', 'null'],
     // debussy ignores an unknown key with a warning; an editor marks it, which catches typos early.
     additionalProperties: false,

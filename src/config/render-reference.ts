@@ -2,8 +2,10 @@
  * Renders the schema for people: the reference table of docs/configuration.md and the commented
  * config file `debussy init` writes. Both come from CONFIG_SCHEMA, so neither can drift from it.
  */
+import path from 'node:path';
+import { docFile, packageFile, referenceFrom } from '../install/package-files.js';
 import { formatConfigDuration } from './duration.js';
-import { CONFIG_JSON_SCHEMA_URL, PROJECT_URL } from './json-schema.js';
+import { CONFIG_JSON_SCHEMA_PATH } from './json-schema.js';
 import { CONFIG_KEYS, CONFIG_SCHEMA, type ConfigKey, type KeyDefinition } from './schema.js';
 
 export function displayDefault(def: KeyDefinition): string {
@@ -28,12 +30,31 @@ export interface ConfigFileChoices {
   groupNotes?: Partial<Record<KeyDefinition['group'], readonly string[]>>;
 }
 
-export function renderConfigFile(choices: ConfigFileChoices = {}): string {
+/** Where the config file's first lines point: the installed package's schema and reference doc. */
+export interface ConfigFileLinks {
+  schema: string;
+  reference: string;
+}
+
+/**
+ * The links for a config file in `projectRoot`/.debussy: relative when debussy is installed in
+ * the project (node_modules), so they hold on every clone; else absolute paths of this install.
+ * The YAML language server reads a `$schema` path relative to the file, or absolute.
+ */
+export function configFileLinks(projectRoot: string): ConfigFileLinks {
+  const dir = path.join(projectRoot, '.debussy');
+  return {
+    schema: referenceFrom(dir, packageFile(CONFIG_JSON_SCHEMA_PATH), projectRoot),
+    reference: referenceFrom(dir, docFile('configuration.md'), projectRoot),
+  };
+}
+
+export function renderConfigFile(choices: ConfigFileChoices, links: ConfigFileLinks): string {
   const lines = [
     // Editors with the YAML language server validate and complete the keys from this schema.
-    `# yaml-language-server: $schema=${CONFIG_JSON_SCHEMA_URL}`,
+    `# yaml-language-server: $schema=${links.schema}`,
     '# debussy configuration. Every key is shown with its default; uncomment to change.',
-    `# Reference: docs/configuration.md (in the installed package, and at ${PROJECT_URL}/blob/main/docs/configuration.md).`,
+    `# Reference: ${links.reference} (\`debussy config\` shows every resolved value).`,
     '# Command-line flags override these values.',
     '',
   ];

@@ -3,6 +3,7 @@
  * (gather-facts.ts), returning one line's worth: what was found and, when it is not fine, the fix.
  */
 import type { PermissionVerdict } from '../permissions/rule-check.js';
+import { docFile } from '../install/package-files.js';
 import { TESTED_CLAUDE_VERSION } from './tested-claude-version.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail';
@@ -110,18 +111,18 @@ export function checkPermissions(facts: PermissionFacts): DoctorCheck {
   if (facts.rootWithoutSandbox) {
     return {
       id: 'permissions', status: 'fail', message: `permissions: running as root with permission checks skipped (${mode}); claude refuses that outside a sandbox`,
-      fix: 'Set IS_SANDBOX=1 inside a sandbox or container, or run as another user, or choose permission_mode acceptEdits with allowed_tools (docs/permissions.md).',
+      fix: `Set IS_SANDBOX=1 inside a sandbox or container, or run as another user, or choose permission_mode acceptEdits with allowed_tools (${docFile('permissions.md')}).`,
     };
   }
   const refused = [facts.edits === 'refused' ? 'file edits' : undefined, facts.doneSignal === 'refused' ? '`debussy done`' : undefined].filter((x): x is string => x !== undefined);
   if (refused.length > 0) {
     return {
       id: 'permissions', status: 'fail', message: `permissions: claude would refuse the agent's ${refused.join(' and ')} (${mode}, ${facts.allowedRules} allow rule(s) in debussy's and Claude Code's settings)`,
-      fix: 'Set permission_mode: acceptEdits and allowed_tools for your tools in .debussy/config.yaml (`debussy init` writes them; docs/permissions.md).',
+      fix: `Set permission_mode: acceptEdits and allowed_tools for your tools in .debussy/config.yaml (\`debussy init\` writes them; ${docFile('permissions.md')}).`,
     };
   }
   if (facts.edits === 'unknown') {
-    return { id: 'permissions', status: 'warn', message: `permissions: ${mode} lets claude decide each call; a refused one fails the phase`, fix: 'Prefer permission_mode acceptEdits with allowed_tools for unattended runs (docs/permissions.md).' };
+    return { id: 'permissions', status: 'warn', message: `permissions: ${mode} lets claude decide each call; a refused one fails the phase`, fix: `Prefer permission_mode acceptEdits with allowed_tools for unattended runs (${docFile('permissions.md')}).` };
   }
   return { id: 'permissions', status: 'pass', message: `permissions: ${mode}, ${facts.allowedRules} allowed_tools rule(s); the agent can edit files and signal` };
 }
@@ -135,9 +136,9 @@ export interface ConfigFacts {
 export function checkConfig(facts: ConfigFacts): DoctorCheck {
   const where = facts.file === undefined ? 'no config file, the defaults are used' : `${facts.file} is valid`;
   if (facts.errors.length > 0) {
-    return { id: 'config', status: 'fail', message: `config: ${facts.errors[0]}${facts.errors.length > 1 ? ` (and ${facts.errors.length - 1} more)` : ''}`, fix: 'Fix the value (`debussy config` shows every problem; docs/configuration.md).' };
+    return { id: 'config', status: 'fail', message: `config: ${facts.errors[0]}${facts.errors.length > 1 ? ` (and ${facts.errors.length - 1} more)` : ''}`, fix: `Fix the value (\`debussy config\` shows every problem; ${docFile('configuration.md')}).` };
   }
-  if (facts.warnings.length > 0) return { id: 'config', status: 'warn', message: `config: ${facts.warnings[0]}`, fix: 'Fix or remove the key (docs/configuration.md).' };
+  if (facts.warnings.length > 0) return { id: 'config', status: 'warn', message: `config: ${facts.warnings[0]}`, fix: `Fix or remove the key (${docFile('configuration.md')}).` };
   return { id: 'config', status: 'pass', message: `config: ${where}` };
 }
 

@@ -12,6 +12,7 @@ import { auditPlan, formatFinding, type Phase, type Plan } from '../plan/index.j
 import { DEBUSSY_TOOL_RULES } from '../agent/claude-args.js';
 import { findExecutable } from '../agent/agent-launch.js';
 import { bashVerdict, editVerdict, type PermissionSettings } from '../permissions/rule-check.js';
+import { docFile } from '../install/package-files.js';
 
 export async function loadAuditedPlan(planPath: string, config: DebussyConfig, cwd: string): Promise<Plan> {
   const report = await auditPlan(planPath, { gateCommands: config.gates });
@@ -92,5 +93,5 @@ export function permissionWarning(config: DebussyConfig, gateCommands: readonly 
   if (refused.length === 0) return undefined;
   const mode = config.permission_mode === undefined ? 'permission_mode unset' : `permission_mode ${config.permission_mode}`;
   const list = refused.length === 1 ? refused[0] : `${refused.slice(0, -1).join(', ')} and ${refused[refused.length - 1]}`;
-  return `claude would refuse the agent's ${list} (${mode}, ${config.allowed_tools.length} allowed_tools rule(s)) unless your Claude Code settings allow them: see docs/permissions.md`;
+  return `claude would refuse the agent's ${list} (${mode}, ${config.allowed_tools.length} allowed_tools rule(s)) unless your Claude Code settings allow them: see ${docFile('permissions.md')}`;
 }

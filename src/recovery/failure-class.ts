@@ -3,6 +3,7 @@
  * it is, whether trying again can help, and what to do about it. One table so the classifier, the
  * policy and the notifications cannot disagree.
  */
+import { docFile } from '../install/package-files.js';
 
 export type FailureClass =
   | 'context_overflow'
@@ -110,7 +111,7 @@ export const FAILURE_CLASSES: Readonly<Record<FailureClass, FailureClassInfo>> =
     severity: 'high',
     retryable: false,
     suggestedAction:
-      'Allow what the phase needs with permission_mode / allowed_tools in .debussy/config.yaml (or --permission-mode / --allowed-tools), then run `debussy run` again; docs/permissions.md says what each choice risks.',
+      `Allow what the phase needs with permission_mode / allowed_tools in .debussy/config.yaml (or --permission-mode / --allowed-tools), then run \`debussy run\` again; ${docFile('permissions.md')} says what each choice risks.`,
   },
   unknown: {
     label: 'unknown failure',

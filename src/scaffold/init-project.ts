@@ -4,7 +4,7 @@
  */
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CONFIG_SEARCH_PLACES, loadConfigFile, renderConfigFile } from '../config/index.js';
+import { CONFIG_SEARCH_PLACES, configFileLinks, loadConfigFile, renderConfigFile } from '../config/index.js';
 import { DebussyError, UsageError } from '../errors/index.js';
 import { addGitignoreEntries } from './gitignore.js';
 import { choosePermissions, permissionConfigChoices, type PermissionChoice } from './permission-choice.js';
@@ -52,7 +52,7 @@ async function writeConfig(root: string, force: boolean, permissions: Permission
   if (other !== undefined && other !== file) {
     return { path: file, outcome: 'skipped', detail: `the project's config is ${path.relative(root, other)}, and this file would take its place` };
   }
-  return writeScaffoldFile(file, renderConfigFile(permissionConfigChoices(permissions)), force);
+  return writeScaffoldFile(file, renderConfigFile(permissionConfigChoices(permissions), configFileLinks(root)), force);
 }
 
 async function existingConfigFile(root: string): Promise<string | undefined> {

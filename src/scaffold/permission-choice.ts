@@ -52,7 +52,8 @@ export function permissionConfigChoices(choice: PermissionChoice): ConfigFileCho
         'change what `npm test` or `make` execute, so this is as good as running code it wrote. Run',
         'unattended phases in a container, a VM or a throwaway checkout, with no secrets within reach.',
         'Stricter: permission_mode "default" with one allowed_tools rule per command. Looser:',
-        '"bypassPermissions" (no checks at all; as root only with IS_SANDBOX=1). See docs/permissions.md.',
+        '"bypassPermissions" (no checks at all; as root only with IS_SANDBOX=1). See permissions.md in the',
+        'docs folder of the reference named at the top of this file.',
       ],
     },
   };

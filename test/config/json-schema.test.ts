@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import YAML from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONFIG_JSON_SCHEMA_PATH, CONFIG_JSON_SCHEMA_URL, CONFIG_KEYS, CONFIG_SCHEMA, renderConfigJsonSchema, type ConfigKey } from '../../src/config/index.js';
+import { CONFIG_JSON_SCHEMA_PATH, CONFIG_KEYS, CONFIG_SCHEMA, renderConfigJsonSchema, type ConfigKey } from '../../src/config/index.js';
 import { checkValue } from '../../src/config/validate.js';
 import { debussy, initRepo, REPO_ROOT, tempDir } from '../cli/cli-harness.js';
 
@@ -36,7 +36,9 @@ describe('the config JSON Schema', () => {
 
   it('validates the file debussy init writes, which names it for editors', async () => {
     const text = await initConfigText();
-    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${CONFIG_JSON_SCHEMA_URL}`);
+    // The project is outside this checkout, so the path is absolute: this installation's shipped copy.
+    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${path.join(REPO_ROOT, CONFIG_JSON_SCHEMA_PATH)}`);
+    expect(text.split('\n')[2]).toBe(`# Reference: ${path.join(REPO_ROOT, 'docs', 'configuration.md')} (\`debussy config\` shows every resolved value).`);
     const ok = validate(YAML.parse(text));
     expect(validate.errors ?? [], 'the file init writes').toEqual([]);
     expect(ok).toBe(true);

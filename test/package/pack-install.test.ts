@@ -65,10 +65,10 @@ describe('the packed package', () => {
   });
 
   it('names in its hints only docs it ships', () => {
-    // Every docs/NAME.md the built code mentions is in the installed package.
+    // Every doc the built code names (docFile('NAME.md'), the installed path, or docs/NAME.md) is in the installed package.
     const named = new Set<string>();
     for (const file of listFiles(path.join(installed, 'dist')).filter((f) => f.endsWith('.js'))) {
-      for (const match of readFileSync(path.join(installed, 'dist', file), 'utf8').matchAll(/docs\/([\w-]+\.md)/g)) named.add(match[1] ?? '');
+      for (const match of readFileSync(path.join(installed, 'dist', file), 'utf8').matchAll(/docs\/([\w-]+\.md)|docFile\('([\w-]+\.md)'\)/g)) named.add(match[1] ?? match[2] ?? '');
     }
     expect(named.size).toBeGreaterThan(2);
     for (const doc of named) expect(existsSync(path.join(installed, 'docs', doc)), `docs/${doc}`).toBe(true);
@@ -81,7 +81,9 @@ describe('the packed package', () => {
     copyFileSync(path.join(installed, 'package.json'), path.join(bare, '..', 'package.json'));
     const result = await runCommand(process.execPath, [path.join(bare, 'debussy.js'), '--version'], { cwd: work, env: process.env });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^debussy: this install has no build \(dist\/ is missing\), so it cannot run\.\n {2}Install it as a package built from git: npm install -g "\$\(npm pack github:debussy-cli\/debussy/);
+    expect(result.stderr).toMatch(/^debussy: this install has no build \(dist\/ is missing\), so it cannot run\.\n {2}Install a packed copy, which npm builds: npm install -g "\$\(npm pack <the git URL or folder you installed from> \| tail -n 1\)"/);
+    // No web address the project has not confirmed: the hint works from what the user has.
+    expect(result.stderr).not.toMatch(/https?:|github:/);
     expect(result.stderr).not.toContain('ERR_MODULE_NOT_FOUND');
   });
 
@@ -124,6 +126,18 @@ describe('the packed package', () => {
       // The schema the config names is the installed one (editors resolve it; so can we).
       const schemaRef = /^# yaml-language-server: \$schema=(\S+)$/m.exec(config)?.[1];
       expect(schemaRef).toBeDefined();
+      const schemaFile = path.resolve(project, '.debussy', schemaRef ?? '');
+      expect(schemaFile).toBe(path.join(installed, 'schema', 'config.schema.json'));
+      expect(existsSync(schemaFile)).toBe(true);
+      // Every doc a hint names is a path that exists in this install (here, config's on a bad value).
+      const reference = /^# Reference: (\S+) /m.exec(config)?.[1];
+      expect(reference).toBe(path.join(installed, 'docs', 'configuration.md'));
+      writeFileSync(path.join(project, '.debussy', 'config.yaml'), `${config}\ncontext_threshold: 150\n`);
+      const bad = await runCommand('sh', ['-c', 'debussy config'], { cwd: project, env });
+      expect(bad.code, bad.stderr).toBe(2);
+      const hinted = /(\/\S+\/docs\/[\w-]+\.md)/.exec(bad.stderr)?.[1];
+      expect(hinted, bad.stderr).toBe(path.join(installed, 'docs', 'configuration.md'));
+      writeFileSync(path.join(project, '.debussy', 'config.yaml'), config);
       await sh('debussy plan new billing --phases 1');
       await sh('debussy audit plans/billing/MASTER_PLAN.md');
       await sh('git add -A && git commit -q -m "debussy set-up and plan"');

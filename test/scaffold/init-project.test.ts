@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { renderConfigFile } from '../../src/config/render-reference.js';
+import { configFileLinks, renderConfigFile } from '../../src/config/render-reference.js';
 import { loadProjectConfig } from '../../src/config/index.js';
 import { UsageError } from '../../src/errors/index.js';
 import { choosePermissions, initProject, permissionConfigChoices, readTemplate } from '../../src/scaffold/index.js';
@@ -26,7 +26,7 @@ describe('initProject', () => {
       ['.claude/commands/debussy-progress.md', 'created'],
       ['.gitignore', 'created'],
     ]);
-    expect(await readFile(path.join(root, '.debussy/config.yaml'), 'utf8')).toBe(renderConfigFile(permissionConfigChoices(choosePermissions([]))));
+    expect(await readFile(path.join(root, '.debussy/config.yaml'), 'utf8')).toBe(renderConfigFile(permissionConfigChoices(choosePermissions([])), configFileLinks(root)));
     expect(await readFile(path.join(root, '.claude/commands/debussy-done.md'), 'utf8')).toBe(await readTemplate('claude-commands/debussy-done.md'));
   });
 
@@ -62,7 +62,7 @@ describe('initProject', () => {
     await writeFile(path.join(root, '.debussy/config.yaml'), 'max_restarts: 9\n');
     const report = await initProject(root, { force: true });
     expect(report.files.map((file) => file.outcome)).toEqual(['overwritten', 'unchanged', 'unchanged', 'kept']);
-    expect(await readFile(path.join(root, '.debussy/config.yaml'), 'utf8')).toBe(renderConfigFile(permissionConfigChoices(choosePermissions([]))));
+    expect(await readFile(path.join(root, '.debussy/config.yaml'), 'utf8')).toBe(renderConfigFile(permissionConfigChoices(choosePermissions([])), configFileLinks(root)));
   });
 
   it("appends to the user's .gitignore without touching their lines", async () => {

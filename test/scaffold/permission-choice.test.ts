@@ -23,7 +23,7 @@ describe('choosePermissions', () => {
   });
 
   it('renders as uncommented keys under a comment saying what it risks, and reads back without problems', () => {
-    const text = renderConfigFile(permissionConfigChoices(choosePermissions(['package.json'])));
+    const text = renderConfigFile(permissionConfigChoices(choosePermissions(['package.json'])), { schema: 'config.schema.json', reference: 'configuration.md' });
     const header = text.indexOf('# --- permissions ---');
     expect(header).toBeGreaterThan(0);
     const block = text.slice(header, text.indexOf('# --- gates ---'));

@@ -2,6 +2,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { initProject, type FileOutcome } from '../../scaffold/index.js';
+import { docFile } from '../../install/package-files.js';
 import { findProjectRoot } from '../../state/index.js';
 
 interface InitOptions {
@@ -36,7 +37,7 @@ export default async function initCommand(dirArg: string | undefined, options: I
 
   if (report.permissions !== undefined) {
     const { permission_mode: mode, allowed_tools: rules } = report.permissions;
-    process.stdout.write(`Permissions: ${mode} and ${rules.length} allowed_tools rules, so unattended sessions can edit files and run your tools; read the risk in .debussy/config.yaml (docs/permissions.md).\n`);
+    process.stdout.write(`Permissions: ${mode} and ${rules.length} allowed_tools rules, so unattended sessions can edit files and run your tools; read the risk in .debussy/config.yaml (${docFile('permissions.md')}).\n`);
   }
   const changed = report.files.filter((file) => file.outcome === 'created' || file.outcome === 'overwritten' || file.outcome === 'updated');
   if (changed.length === 0) {
