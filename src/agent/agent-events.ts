@@ -68,3 +68,5 @@ export interface PermissionDenial {
   input: unknown;
 }
 export type ResultEvent = Extract<AgentEvent, { type: 'result' }>;
+export type ApiErrorEvent = Extract<AgentEvent, { type: 'api_error' }>;
+export type ApiRetryEvent = Extract<AgentEvent, { type: 'api_retry' }>;

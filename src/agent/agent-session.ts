@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { DebussyError } from '../errors/index.js';
 import { processStartTime } from '../process/identity.js';
 import { tailText } from '../redact/index.js';
-import { type AgentEvent, type ResultEvent } from './agent-events.js';
+import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from './agent-events.js';
 import { launchProblem, spawnFailure } from './agent-launch.js';
 import { spawnAgentProcess, type AgentProcess } from './agent-process.js';
 import { EventQueue } from './event-queue.js';
@@ -56,11 +56,24 @@ export interface SessionEnd {
   stopReason?: string;
   unparsedLines: number;
   stderrTail: string;
-  lastApiError?: string;
+  /** The last API error the CLI reported (its synthetic error message), as it came. */
+  lastApiError?: ApiErrorEvent;
+  /** The last retry the CLI announced, as it came. */
+  lastRetry?: ApiRetryEvent;
+  /** claude's session id: the result's, else the init line's. */
+  sessionId?: string;
   durationMs: number;
   leftoverProcessesKilled: number;
   /** The main agent's tokens counted from the stream (see StreamParseState.streamTokens). */
   streamTokens: { input: number; output: number };
+}
+
+/** Why the caller stopped a session, when it did: the session itself knows only that a stop was asked. */
+export type StopCause = 'context' | 'compaction' | 'timeout' | 'stall' | 'interrupt';
+
+/** An API error in one line: "rate_limit: API Error: 429 ...". */
+export function apiErrorMessage(error: Pick<ApiErrorEvent, 'errorType' | 'text'>): string {
+  return `${error.errorType}: ${error.text}`;
 }
 
 export interface AgentSession {
@@ -120,7 +133,9 @@ class ClaudeSession implements AgentSession {
   /** Turn of the event being handed to onEvent, while that callback runs. */
   private callbackTurn: number | undefined;
   private result: ResultEvent | undefined;
-  private lastApiError: string | undefined;
+  private lastApiError: ApiErrorEvent | undefined;
+  private lastRetry: ApiRetryEvent | undefined;
+  private sessionId: string | undefined;
   private stderrTail = '';
   private stopRequested = false;
   private stopReason: string | undefined;
@@ -284,6 +299,8 @@ class ClaudeSession implements AgentSession {
       // From a whole line: the journal and messages redact it, and a cut secret would not be known.
       stderrTail: tailText(this.stderrTail, STDERR_TAIL_CHARS),
       ...(this.lastApiError === undefined ? {} : { lastApiError: this.lastApiError }),
+      ...(this.lastRetry === undefined ? {} : { lastRetry: this.lastRetry }),
+      ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
       durationMs: Date.now() - this.startedAt,
       leftoverProcessesKilled,
       streamTokens: { ...this.state.streamTokens },
@@ -313,8 +330,12 @@ class ClaudeSession implements AgentSession {
   /** Records, logs and hands on one event. */
   private handle(event: AgentEvent): void {
     if (event.type === 'request_started' || event.type === 'usage') this.readerTurn += 1;
-    else if (event.type === 'result') this.result = event;
-    else if (event.type === 'api_error') this.lastApiError = `${event.errorType}: ${event.text}`;
+    else if (event.type === 'result') {
+      this.result = event;
+      this.sessionId = event.sessionId ?? this.sessionId;
+    } else if (event.type === 'api_error') this.lastApiError = event;
+    else if (event.type === 'api_retry') this.lastRetry = event;
+    else if (event.type === 'init') this.sessionId = event.sessionId;
     this.logs.event(event);
     this.callbackTurn = this.readerTurn;
     try {

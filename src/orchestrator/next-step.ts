@@ -55,11 +55,11 @@ export function decideNextStep(input: NextStepInput): NextStep {
     return retryOrFail(input, `the agent reported the phase failed${input.signal.reason ? `: ${input.signal.reason}` : ''}`, 'Read the session log (`debussy logs`) and fix what the agent could not.');
   }
   if (input.stoppedBy === 'context' || input.stoppedBy === 'compaction') {
-    const figure = input.crossingText ?? 'the context limit';
+    const figure = input.crossingText ?? 'the context limit was reached';
     if (input.restarts < input.maxRestarts) return { kind: 'restart', reason: figure, restarts: input.restarts + 1 };
     return {
       kind: 'fail',
-      reason: `phase ${input.phaseId} reached ${figure} again after ${input.restarts} restart(s) (max_restarts ${input.maxRestarts})`,
+      reason: `phase ${input.phaseId}: ${figure} again after ${input.restarts} restart(s) (max_restarts ${input.maxRestarts})`,
       hint: 'Split the phase into smaller phases, or raise --max-restarts or --context-threshold.',
     };
   }

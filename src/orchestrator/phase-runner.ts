@@ -30,7 +30,8 @@ import { blockingFailures, failedBefore, splitByBaseline, type GateVerdict } fro
 import { markPlanStatus } from './plan-status.js';
 import type { PhaseCarry, PhaseContext, PhaseResult } from './phase-context.js';
 import { runSession, type SessionReport } from './session-runner.js';
-import { TokenCalibration } from '../context/index.js';
+import { describeCrossing, TokenCalibration } from '../context/index.js';
+import { apiErrorMessage } from '../agent/index.js';
 
 interface Attempt {
   id: string;
@@ -78,11 +79,7 @@ function resumeOf(report: SessionReport): Pick<Attempt, 'resumeModel' | 'resumeW
 
 function crossingText(report: SessionReport): string | undefined {
   if (report.stoppedBy === 'compaction') return report.end.stopReason;
-  const hit = report.crossing;
-  if (!hit) return undefined;
-  if (hit.trigger === 'tool_calls') return `${hit.toolCalls} tool calls (tool_call_threshold ${hit.toolCallThreshold})`;
-  const window = hit.contextWindow ? ` of ${hit.contextWindow.toLocaleString('en-US')} tokens` : '';
-  return `context at ${hit.percent.toFixed(1)}%${window} (threshold ${hit.thresholdPercent}%)`;
+  return report.crossing === undefined ? undefined : describeCrossing(report.crossing);
 }
 
 export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarry): Promise<PhaseResult> {
@@ -238,8 +235,8 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       crossingText: crossingText(report),
       restarts, maxRestarts: config.max_restarts, retries: recoveryState.retries, maxRetries: config.max_retries,
       alreadyContinued: attempt.continued,
-      sessionId: report.sessionId,
-      failureText: report.end.lastApiError ?? report.end.result?.text,
+      sessionId: report.end.sessionId,
+      failureText: (report.end.lastApiError === undefined ? undefined : apiErrorMessage(report.end.lastApiError)) ?? report.end.result?.text,
     });
 
     switch (step.kind) {
@@ -252,7 +249,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         return finish({ status: 'failed', reason: step.reason, hint: step.hint });
       case 'continue':
         recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${step.reason}: continuing the same session once with a reminder` });
-        attempt = { ...attempt, prompt: buildReminderPrompt(phase.id), resumeSessionId: report.sessionId, continued: true, ...resumeOf(report) };
+        attempt = { ...attempt, prompt: buildReminderPrompt(phase.id), resumeSessionId: report.end.sessionId, continued: true, ...resumeOf(report) };
         continue;
       case 'restart': {
         const hit = report.crossing;

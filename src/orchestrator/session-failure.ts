@@ -6,7 +6,7 @@
 import type { DebussyConfig } from '../config/index.js';
 import {
   chooseRecovery, classifySessionEnd, countsTowardCircuit, mainRecurringPattern,
-  type FailureClassification, type RecoveryAction, type RecoveryState, type SessionFailureInput,
+  type FailureClassification, type RecoveryAction, type RecoveryState,
 } from '../recovery/index.js';
 import type { PhaseContext } from './phase-context.js';
 import type { RunRecovery } from './run-recovery.js';
@@ -24,31 +24,6 @@ export function sessionFailed(report: Pick<SessionReport, 'stoppedBy' | 'refusal
   return report.end.outcome !== 'completed';
 }
 
-/**
- * What classification reads of a session. The texts are redacted whole here: the failure message
- * is cut from them (classify.ts), and a secret cut there would no longer be recognised.
- */
-export function failureInput(report: SessionReport, redact: (text: string) => string): SessionFailureInput {
-  const { end } = report;
-  const result = end.result;
-  return {
-    outcome: end.outcome,
-    exitCode: end.exitCode,
-    signal: end.signal,
-    sawResult: end.sawResult,
-    ...(result ? { resultSubtype: result.subtype, resultIsError: result.isError } : {}),
-    ...(result?.terminalReason === undefined ? {} : { terminalReason: result.terminalReason }),
-    ...(result?.apiErrorStatus === undefined ? {} : { apiErrorStatus: result.apiErrorStatus }),
-    ...(result?.text === undefined ? {} : { resultText: redact(result.text) }),
-    ...(report.lastApiError ? { apiErrorType: report.lastApiError.errorType, apiErrorText: redact(report.lastApiError.text) } : {}),
-    ...(report.lastRetry ? { lastRetryStatus: report.lastRetry.errorStatus, retryAfterMs: report.lastRetry.delayMs } : {}),
-    stalled: report.stoppedBy === 'stall',
-    timedOut: report.stoppedBy === 'timeout',
-    stderrTail: redact(end.stderrTail),
-    ...(report.refusals.length === 0 ? {} : { refusals: report.refusals.map((refusal) => refusal.summary) }),
-  };
-}
-
 export interface FailureDecision {
   failure: FailureClassification;
   action: RecoveryAction;
@@ -63,7 +38,8 @@ export function decideRecovery(
   config: DebussyConfig,
 ): FailureDecision {
   const now = Date.now();
-  const failure = classifySessionEnd(failureInput(report, ctx.recorder.redact), { now });
+  // The texts a failure message is cut from are redacted whole first (classify.ts).
+  const failure = classifySessionEnd(report, { now, redact: ctx.recorder.redact });
   if (countsTowardCircuit(failure.class)) recovery.breaker.recordFailure();
   const crashLoop = failure.class === 'agent_crash' ? recovery.crashGuard.recordCrash(phaseId, failure.message) : recovery.crashGuard.status(phaseId);
   recovery.failures.push({ class: failure.class, message: failure.message, at: now, phaseId, correlationKey: failure.correlationKey });
@@ -71,7 +47,7 @@ export function decideRecovery(
   const action = chooseRecovery(state, failure, config, {
     now,
     random: Math.random,
-    ...(report.sessionId === undefined ? {} : { sessionId: report.sessionId }),
+    ...(report.end.sessionId === undefined ? {} : { sessionId: report.end.sessionId }),
     circuit: recovery.breaker.status(),
     crashLoop,
   });

@@ -3,9 +3,9 @@
  * reporters, and stops it gracefully when the monitor fires (unless in one-shot mode). It reports
  * what happened; the phase runner decides what comes next.
  */
-import { buildClaudeArgs, sessionLogPaths, startAgentSession, type AgentEvent, type AgentSession, type ClaudePermissions, type SessionEnd } from '../agent/index.js';
+import { apiErrorMessage, buildClaudeArgs, sessionLogPaths, startAgentSession, type AgentEvent, type AgentSession, type ClaudePermissions, type SessionEnd, type StopCause } from '../agent/index.js';
 import { ActivityTrail } from '../checkpoint/last-activity.js';
-import { ContextMonitor, createDisplaySnapshot, type ContextCrossing, type ContextSnapshot, type TokenCalibration } from '../context/index.js';
+import { ContextMonitor, createDisplaySnapshot, describeCrossing, type ContextCrossing, type ContextSnapshot, type TokenCalibration } from '../context/index.js';
 import { RefusalTracker, type Refusal } from '../permissions/refusals.js';
 import { eventForDisplay } from '../report/display-event.js';
 import type { Reporter } from '../report/reporter.js';
@@ -47,22 +47,18 @@ export interface SessionRequest {
   forceStop: AbortSignal;
 }
 
-export type StopCause = 'context' | 'compaction' | 'timeout' | 'stall' | 'interrupt';
+export type { StopCause };
 
+/** What happened in a session: the agent's SessionEnd as it came, and what debussy saw around it. */
 export interface SessionReport {
   end: SessionEnd;
   crossing: ContextCrossing | undefined;
   /** Why debussy stopped it, if it did. */
   stoppedBy: StopCause | undefined;
   snapshot: ContextSnapshot;
-  sessionId: string | undefined;
   model: string | undefined;
   /** The last few condensed steps, for the checkpoint. */
   lastActivity: string[];
-  /** The last API error the CLI reported (its synthetic error message), for classification. */
-  lastApiError: Extract<AgentEvent, { type: 'api_error' }> | undefined;
-  /** The last retry the CLI announced. */
-  lastRetry: Extract<AgentEvent, { type: 'api_retry' }> | undefined;
   /** Tool calls claude refused for want of permission (tool errors and the result's permission_denials). */
   refusals: Refusal[];
 }
@@ -72,11 +68,8 @@ const STARTUP_ALLOWANCE_MS = 30_000;
 export async function runSession(request: SessionRequest, recorder: RunRecorder, reporter: Required<Reporter>): Promise<SessionReport> {
   let crossing: ContextCrossing | undefined;
   let stoppedBy: SessionReport['stoppedBy'];
-  let sessionId: string | undefined;
   let model = request.model;
   const activity = new ActivityTrail();
-  let lastApiError: SessionReport['lastApiError'];
-  let lastRetry: SessionReport['lastRetry'];
   const refusals = new RefusalTracker();
 
   // A context or compaction stop lets the running tool finish (graceful); an interrupt, a timeout
@@ -110,22 +103,9 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     ...(request.calibration === undefined ? {} : { calibration: request.calibration }),
     onLimit: (hit) => {
       crossing = hit;
-      recorder.record({
-        type: 'context_crossed',
-        phaseId: request.phaseId,
-        sessionIndex: request.sessionIndex,
-        trigger: hit.trigger,
-        usedTokens: hit.usedTokens,
-        contextWindow: hit.contextWindow ?? 0,
-        percent: hit.percent,
-        threshold: hit.trigger === 'context' ? hit.thresholdPercent : hit.toolCallThreshold,
-        toolCalls: hit.toolCalls,
-        stopping: request.stopOnCrossing,
-      });
-      if (request.stopOnCrossing) {
-        const figure = hit.trigger === 'context' ? `context at ${hit.percent.toFixed(1)}% (threshold ${hit.thresholdPercent}%)` : `${hit.toolCalls} tool calls (threshold ${hit.toolCallThreshold})`;
-        stop('context', figure);
-      }
+      // The crossing as the monitor reported it (context-figures.ts): the journal keeps it whole.
+      recorder.record({ ...hit, type: 'context_crossed', phaseId: request.phaseId, sessionIndex: request.sessionIndex, stopping: request.stopOnCrossing });
+      if (request.stopOnCrossing) stop('context', describeCrossing(hit));
     },
   });
 
@@ -209,13 +189,8 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
       // What people and prompts get of the event: redacted whole, then cut (display-event.ts).
       const shown = eventForDisplay(event, recorder.redact);
       refusals.observe(shown);
-      if (event.type === 'api_error') lastApiError = event;
-      if (event.type === 'api_retry') lastRetry = event;
       if (event.type === 'compaction' && event.stage === 'boundary') onCompaction(event);
-      if (event.type === 'init') {
-        sessionId = event.sessionId;
-        model = event.model;
-      }
+      if (event.type === 'init') model = event.model;
       activity.observe(shown);
       reporter.agent(request.phaseId, shown, displaySnapshot(event));
     }
@@ -228,7 +203,6 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   const end = await session.ended;
   if (killTimer) clearTimeout(killTimer);
   const snapshot = monitor.snapshot();
-  sessionId = end.result?.sessionId ?? sessionId;
   const lastActivity = activity.lines();
 
   recorder.record({
@@ -239,7 +213,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     outcome: end.outcome,
     exitCode: end.exitCode,
     signal: end.signal,
-    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(end.sessionId === undefined ? {} : { sessionId: end.sessionId }),
     peakContextTokens: snapshot.peakTokens,
     peakContextPercent: snapshot.peakPercent,
     contextWindow: snapshot.contextWindow ?? 0,
@@ -252,9 +226,9 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     outputTokens: end.result?.outputTokens ?? end.streamTokens.output,
     ...(end.result === undefined ? { costUnknown: true } : {}),
     durationMs: end.durationMs,
-    ...(end.lastApiError === undefined ? {} : { message: end.lastApiError }),
+    ...(end.lastApiError === undefined ? {} : { message: apiErrorMessage(end.lastApiError) }),
     ...(lastActivity.length === 0 ? {} : { lastActivity }),
   });
 
-  return { end, crossing, stoppedBy, snapshot, sessionId, model, lastActivity, lastApiError, lastRetry, refusals: refusals.refusals() };
+  return { end, crossing, stoppedBy, snapshot, model, lastActivity, refusals: refusals.refusals() };
 }

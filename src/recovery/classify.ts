@@ -1,46 +1,31 @@
 /**
  * Classifies how an agent session failed, from what the claude CLI reported (exit, signal, the
  * `result` line, the synthetic API-error message, retries) and what debussy's own watchdogs saw.
- * Pure: the lead maps a session's end into `SessionFailureInput`; nothing here runs a process.
+ * Pure: it reads the session runner's report as it is (FailedSession); nothing here runs a process.
  *
  * Call it only for sessions that did not end well: a session that signalled completion or that
  * debussy stopped at the context threshold is not a failure.
  */
 import { FAILURE_CLASSES, type FailureClass, type FailureSeverity } from './failure-class.js';
-import { describeRefusals } from '../permissions/refusals.js';
+import type { SessionEnd, StopCause } from '../agent/agent-session.js';
+import { describeRefusals, type Refusal } from '../permissions/refusals.js';
+import type { Redactor } from '../redact/index.js';
 import { cutText } from '../redact/redact-then-cut.js';
 import { parseRetryHint } from './retry-hint.js';
 
-export interface SessionFailureInput {
-  /** The runner's outcome: completed, stopped, api_error, error, crashed, killed. */
-  outcome: string;
-  exitCode: number | null;
-  signal: string | null;
-  /** Whether a `result` line was read. */
-  sawResult: boolean;
-  resultSubtype?: string;
-  resultIsError?: boolean;
-  terminalReason?: string;
-  apiErrorStatus?: number | null;
-  resultText?: string;
-  /** The synthetic assistant message's `error` field: rate_limit, server_error, authentication_failed... */
-  apiErrorType?: string;
-  apiErrorText?: string;
-  /** `error_status` of the last `system/api_retry` event. */
-  lastRetryStatus?: number | null;
-  /** A wait the server asked for (retry-after header, or the CLI's announced retry delay). */
-  retryAfterMs?: number;
-  /** debussy's stall watchdog ended the session. */
-  stalled: boolean;
-  /** The session reached session_timeout. */
-  timedOut: boolean;
-  stderrTail?: string;
+/**
+ * What classification reads of a failed session: the session runner's report as it is, the agent's
+ * SessionEnd inside it unchanged.
+ */
+export interface FailedSession {
+  end: Pick<SessionEnd, 'outcome' | 'exitCode' | 'signal' | 'sawResult' | 'result' | 'stderrTail' | 'lastApiError' | 'lastRetry'>;
+  /** debussy stopped it: its stall watchdog or session_timeout decide the class whatever came after. */
+  stoppedBy: StopCause | undefined;
   /**
-   * The tool calls claude refused for want of permission, one summary per call ("Bash: npm test").
-   * The caller passes them only when they explain the end: a session that ended without its
-   * completion signal after refusals.
+   * The tool calls claude refused for want of permission, one summary each ("Bash: npm test"):
+   * they explain a session that ended with a result but without its completion signal.
    */
-  refusals?: readonly string[];
+  refusals: readonly Pick<Refusal, 'summary'>[];
 }
 
 export interface FailureClassification {
@@ -64,6 +49,18 @@ export interface FailureClassification {
 export interface ClassifyOptions {
   /** The current time, to turn "resets 3pm" into a timestamp. Defaults to Date.now(). */
   now?: number;
+  /**
+   * Applied to each text the failure message is cut from (the result, the API error, stderr),
+   * whole and before the cut: a secret cut first would no longer be recognised.
+   */
+  redact?: Redactor;
+}
+
+/** The texts of a failed session as classification reads them: redacted whole. */
+interface FailureTexts {
+  result: string | undefined;
+  apiError: string | undefined;
+  stderr: string;
 }
 
 const OVERFLOW = [
@@ -184,8 +181,8 @@ interface Verdict {
   status?: number;
 }
 
-function apiVerdict(input: SessionFailureInput, apiText: string, message: string | undefined): Verdict | undefined {
-  const status = input.apiErrorStatus ?? undefined;
+function apiVerdict({ end }: FailedSession, apiText: string, message: string | undefined): Verdict | undefined {
+  const status = end.result?.apiErrorStatus ?? undefined;
   const withStatus = (cls: FailureClass, s: number | undefined): Verdict => ({
     cls,
     message: message ?? `the API answered ${s === undefined ? 'with an error' : `HTTP ${s}`}`,
@@ -200,11 +197,12 @@ function apiVerdict(input: SessionFailureInput, apiText: string, message: string
   // connection as error "server_error". Only generic server-error words rank below the type.
   const byText = textClass(apiText);
   if (byText !== undefined && byText !== 'server_error') return withStatus(byText, undefined);
-  const byType = apiTypeClass(input.apiErrorType) ?? byText;
+  const byType = apiTypeClass(end.lastApiError?.errorType) ?? byText;
   if (byType !== undefined) return withStatus(byType, undefined);
-  if (input.resultIsError === true && input.lastRetryStatus != null) {
-    const cls = statusClass(input.lastRetryStatus);
-    if (cls !== undefined) return withStatus(cls, input.lastRetryStatus);
+  const retryStatus = end.lastRetry?.errorStatus;
+  if (end.result?.isError === true && retryStatus != null) {
+    const cls = statusClass(retryStatus);
+    if (cls !== undefined) return withStatus(cls, retryStatus);
   }
   return undefined;
 }
@@ -213,53 +211,55 @@ function apiVerdict(input: SessionFailureInput, apiText: string, message: string
  * The words of the API failure. A result that is not an error is the model's own prose, which may
  * well mention "rate limits": it never counts.
  */
-function apiErrorWords(input: SessionFailureInput): string {
-  const texts = [input.resultIsError === true ? input.resultText : undefined, input.apiErrorText];
-  return texts.filter((t): t is string => t !== undefined && t !== '').join('\n');
+function apiErrorWords({ end }: FailedSession, texts: FailureTexts): string {
+  const words = [end.result?.isError === true ? texts.result : undefined, texts.apiError];
+  return words.filter((t): t is string => t !== undefined && t !== '').join('\n');
 }
 
-function decide(input: SessionFailureInput): Verdict {
-  const apiText = apiErrorWords(input);
-  const stderr = input.stderrTail ?? '';
+function decide(session: FailedSession, texts: FailureTexts): Verdict {
+  const { end } = session;
+  const result = end.result;
+  const apiText = apiErrorWords(session, texts);
+  const stderr = texts.stderr;
   const message = firstLine(apiText);
 
   // debussy's own watchdogs ended the session: whatever the process said afterwards is a consequence.
-  if (input.timedOut) return { cls: 'timeout', message: 'the session reached session_timeout and was stopped', keyDetail: 'session_timeout' };
-  if (input.stalled) return { cls: 'stall', message: 'the session produced no events for stall_timeout and was ended', keyDetail: 'stall_timeout' };
+  if (session.stoppedBy === 'timeout') return { cls: 'timeout', message: 'the session reached session_timeout and was stopped', keyDetail: 'session_timeout' };
+  if (session.stoppedBy === 'stall') return { cls: 'stall', message: 'the session produced no events for stall_timeout and was ended', keyDetail: 'stall_timeout' };
 
-  if (input.terminalReason === 'prompt_too_long' || input.terminalReason === 'blocking_limit' || matchesAny(OVERFLOW, apiText)) {
-    const reason = input.terminalReason === 'blocking_limit' ? 'blocking_limit' : 'prompt_too_long';
+  if (result?.terminalReason === 'prompt_too_long' || result?.terminalReason === 'blocking_limit' || matchesAny(OVERFLOW, apiText)) {
+    const reason = result?.terminalReason === 'blocking_limit' ? 'blocking_limit' : 'prompt_too_long';
     return {
       cls: 'context_overflow',
       message: message ?? (reason === 'blocking_limit' ? 'the conversation passed the CLI blocking limit' : 'the prompt is too long for the model'),
       keyDetail: reason,
-      ...(input.apiErrorStatus == null ? {} : { status: input.apiErrorStatus }),
+      ...(result?.apiErrorStatus == null ? {} : { status: result.apiErrorStatus }),
     };
   }
 
-  if (input.resultSubtype === 'error_max_turns' || input.terminalReason === 'max_turns') {
+  if (result?.subtype === 'error_max_turns' || result?.terminalReason === 'max_turns') {
     return { cls: 'turn_limit', message: message ?? 'the session reached its --max-turns limit', keyDetail: 'max_turns' };
   }
-  if (input.resultSubtype === 'error_max_budget_usd') {
+  if (result?.subtype === 'error_max_budget_usd') {
     return { cls: 'budget_limit', message: message ?? 'the session reached its --max-budget-usd limit', keyDetail: 'max_budget_usd' };
   }
 
-  const api = apiText !== '' || input.apiErrorStatus != null || input.apiErrorType !== undefined ? apiVerdict(input, apiText, message) : undefined;
+  const api = apiText !== '' || result?.apiErrorStatus != null || end.lastApiError !== undefined ? apiVerdict(session, apiText, message) : undefined;
   if (api) return api;
 
-  if (input.sawResult && input.refusals !== undefined && input.refusals.length > 0) {
-    return { cls: 'permissions', message: `${describeRefusals(input.refusals)}: allow them with permission_mode / allowed_tools`, keyDetail: 'refused' };
+  if (end.sawResult && session.refusals.length > 0) {
+    return { cls: 'permissions', message: `${describeRefusals(session.refusals.map((refusal) => refusal.summary))}: allow them with permission_mode / allowed_tools`, keyDetail: 'refused' };
   }
-  if (!input.sawResult && ROOT_BYPASS_REFUSED.test(stderr)) {
+  if (!end.sawResult && ROOT_BYPASS_REFUSED.test(stderr)) {
     return { cls: 'permissions', message: `claude refused to start: ${firstLine(stderr) ?? 'it will not skip permission checks as root'}`, keyDetail: 'root_bypass' };
   }
 
-  if (input.signal !== null) {
-    return { cls: 'agent_crash', message: `the claude process was killed by ${input.signal}`, keyDetail: `signal:${input.signal}` };
+  if (end.signal !== null) {
+    return { cls: 'agent_crash', message: `the claude process was killed by ${end.signal}`, keyDetail: `signal:${end.signal}` };
   }
-  if (!input.sawResult) {
+  if (!end.sawResult) {
     if (matchesAny(NETWORK, stderr)) return { cls: 'network', message: firstLine(stderr) ?? 'a network error', keyDetail: `none:${normaliseForKey(firstLine(stderr) ?? '')}` };
-    const code = input.exitCode === null ? 'none' : String(input.exitCode);
+    const code = end.exitCode === null ? 'none' : String(end.exitCode);
     const tail = firstLine(stderr);
     return {
       cls: 'agent_crash',
@@ -267,7 +267,7 @@ function decide(input: SessionFailureInput): Verdict {
       keyDetail: `exit:${code}`,
     };
   }
-  const detail = input.resultSubtype ?? input.outcome;
+  const detail = result?.subtype ?? end.outcome;
   return { cls: 'unknown', message: message ?? `the session ended with ${detail}`, keyDetail: normaliseForKey(`${detail} ${message ?? ''}`) };
 }
 
@@ -287,10 +287,17 @@ function suggestedActionFor(verdict: Verdict, apiText: string): string {
   return FAILURE_CLASSES[verdict.cls].suggestedAction;
 }
 
-export function classifySessionEnd(input: SessionFailureInput, options: ClassifyOptions = {}): FailureClassification {
-  const verdict = decide(input);
+export function classifySessionEnd(session: FailedSession, options: ClassifyOptions = {}): FailureClassification {
+  const redact = options.redact ?? ((text: string) => text);
+  const { end } = session;
+  const texts: FailureTexts = {
+    result: end.result?.text === undefined ? undefined : redact(end.result.text),
+    apiError: end.lastApiError === undefined ? undefined : redact(end.lastApiError.text),
+    stderr: redact(end.stderrTail),
+  };
+  const verdict = decide(session, texts);
   const info = FAILURE_CLASSES[verdict.cls];
-  const apiText = apiErrorWords(input);
+  const apiText = apiErrorWords(session, texts);
   const classification: FailureClassification = {
     class: verdict.cls,
     severity: info.severity,
@@ -302,7 +309,7 @@ export function classifySessionEnd(input: SessionFailureInput, options: Classify
   };
   if (verdict.cls === 'rate_limit' || verdict.cls === 'overloaded' || verdict.cls === 'server_error') {
     const hint = parseRetryHint(apiText, options.now ?? Date.now());
-    const waits = [hint.retryAfterMs, input.retryAfterMs].filter((n): n is number => n !== undefined && Number.isFinite(n) && n >= 0);
+    const waits = [hint.retryAfterMs, end.lastRetry?.delayMs].filter((n): n is number => n !== undefined && Number.isFinite(n) && n >= 0);
     if (waits.length > 0) classification.retryAfterMs = Math.max(...waits);
     if (hint.resetAt !== undefined) classification.resetAt = hint.resetAt;
   }

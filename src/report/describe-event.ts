@@ -1,7 +1,8 @@
 /** One human line per journal event or agent step. Pure, shared by every text reporter. */
 import type { AgentEvent } from '../agent/index.js';
 import { TOOL_OUTPUT_SHOWN_CHARS } from './display-event.js';
-import type { JournalEvent } from '../state/index.js';
+import { describeCrossing } from '../context/context-figures.js';
+import type { ContextCrossedEvent, JournalEvent } from '../state/index.js';
 import { plural } from './format-units.js';
 import { planChangeLines } from '../verification/plan-change.js';
 import { cutText } from '../redact/index.js';
@@ -9,6 +10,11 @@ import { terminalLine, sanitizeText } from './terminal-text.js';
 
 const pct = (n: number) => `${n.toFixed(1)}%`;
 const tokens = (n: number) => n.toLocaleString('en-US');
+
+/** A crossing and what debussy does about it: every reporter's words for a context_crossed event. */
+export function crossingLine(event: ContextCrossedEvent): string {
+  return `${describeCrossing(event)}${event.stopping ? ': stopping the session' : ' (one-shot mode: running on)'}`;
+}
 
 export interface JournalLine {
   level: 'info' | 'warning' | 'error';
@@ -39,12 +45,7 @@ function journalLine(event: JournalEvent): JournalLine | undefined {
         text: `phase ${event.phaseId}: session ${event.sessionIndex} ended: ${event.outcome}, peak context ${pct(event.peakContextPercent)} (${tokens(event.peakContextTokens)} tokens), ${plural(event.toolCalls, 'tool call')}${event.message ? `: ${event.message}` : ''}`,
       };
     case 'context_crossed':
-      return {
-        level: 'warning',
-        text: event.trigger === 'context'
-          ? `phase ${event.phaseId}: context at ${pct(event.percent)} of ${tokens(event.contextWindow)} tokens crossed the ${event.threshold}% threshold${event.stopping ? ': stopping the session' : ' (one-shot mode: running on)'}`
-          : `phase ${event.phaseId}: ${event.toolCalls} tool calls reached the tool-call threshold ${event.threshold}${event.stopping ? ': stopping the session' : ' (one-shot mode: running on)'}`,
-      };
+      return { level: 'warning', text: `phase ${event.phaseId}: ${crossingLine(event)}` };
     case 'compaction':
       return {
         level: 'warning',

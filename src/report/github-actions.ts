@@ -9,6 +9,7 @@ import type { ContextSnapshot } from '../context/index.js';
 import type { JournalEvent, RunState } from '../state/index.js';
 import type { Reporter, RunStartInfo } from './reporter.js';
 import { terminalLine } from './terminal-text.js';
+import { crossingLine } from './describe-event.js';
 
 /** A command's message: `%`, CR and LF are escaped so the message stays on its line. */
 export function escapeData(text: string): string {
@@ -51,9 +52,7 @@ export function annotationFor(event: JournalEvent): Annotation | undefined {
       return {
         level: 'warning',
         title: `Phase ${event.phaseId} crossed the ${event.trigger === 'context' ? 'context' : 'tool-call'} threshold`,
-        message: event.trigger === 'context'
-          ? `context at ${event.percent.toFixed(1)}% of ${event.contextWindow} tokens crossed ${event.threshold}%${event.stopping ? ': stopping the session' : ' (one-shot mode: running on)'}`
-          : `${event.toolCalls} tool calls reached ${event.threshold}${event.stopping ? ': stopping the session' : ' (one-shot mode: running on)'}`,
+        message: crossingLine(event),
       };
     case 'commit_failed':
       return { level: 'warning', title: `Phase ${event.phaseId} commit failed`, message: event.message };

@@ -3,7 +3,7 @@
  * new state, so the frame is a function of the events seen and the clock.
  */
 import type { AgentEvent } from '../agent/index.js';
-import type { ContextLimit, ContextSnapshot } from '../context/index.js';
+import type { ContextFigures } from '../context/index.js';
 import type { AttemptKind, JournalEvent } from '../state/index.js';
 import type { RunStartInfo } from './reporter.js';
 
@@ -20,15 +20,6 @@ export interface LivePhase {
   kind: AttemptKind | undefined;
 }
 
-export interface LiveContext {
-  usedTokens: number;
-  contextWindow: number | undefined;
-  percent: number;
-  toolCalls: number;
-  /** Where the session will be stopped: context_threshold x window or max_context_tokens. */
-  limit?: ContextLimit;
-}
-
 export interface LiveState {
   planName: string;
   phaseIds: string[];
@@ -38,7 +29,7 @@ export interface LiveState {
   runStartedAt: number | undefined;
   phase: LivePhase | undefined;
   /** Figures of the session running now (or the last one of the phase). */
-  context: LiveContext | undefined;
+  context: ContextFigures | undefined;
   /** What is happening: "session 2 running", "stopping: ...", "checking gates". */
   activity: string;
   sessionLive: boolean;
@@ -97,8 +88,8 @@ export function applyJournalEvent(state: LiveState, event: JournalEvent, now: nu
         planName: event.planName,
         phaseIds: [...event.phaseIds],
         runStartedAt: state.runStartedAt ?? timeOf(event.ts, now),
-        maxRestarts: numberOr(event.options.max_restarts, state.maxRestarts),
-        contextThreshold: numberOr(event.options.context_threshold, state.contextThreshold),
+        maxRestarts: event.options.max_restarts ?? state.maxRestarts,
+        contextThreshold: event.options.context_threshold ?? state.contextThreshold,
         activity: 'starting',
       };
     case 'phase_started': {
@@ -147,10 +138,10 @@ export function applyJournalEvent(state: LiveState, event: JournalEvent, now: nu
   }
 }
 
-export function applyAgentEvent(state: LiveState, event: AgentEvent, context: ContextSnapshot): LiveState {
+export function applyAgentEvent(state: LiveState, event: AgentEvent, context: ContextFigures): LiveState {
   const next: LiveState = {
     ...state,
-    context: { usedTokens: context.usedTokens, contextWindow: context.contextWindow, percent: context.percent, toolCalls: context.toolCalls, ...(context.limit === undefined ? {} : { limit: context.limit }) },
+    context,
   };
   if (event.type === 'result') next.currentCostUsd = numberOr(event.costUsd, 0) ?? 0;
   if (event.type === 'tool_start' && event.parentToolUseId === undefined) next.activity = `running ${event.name}`;

@@ -3,6 +3,7 @@
  * a run is the fold of its events (see fold.ts). Fields are optional on the wire: readers narrow
  * with `isJournalEvent` and tolerate what they do not know.
  */
+import type { CrossingFigures } from '../context/context-figures.js';
 import type { FileState, UserChange } from '../git/commit-scope.js';
 import type { PlanFingerprint } from '../plan/fingerprint.js';
 import type { PlanChange } from '../plan/plan-diff.js';
@@ -28,14 +29,29 @@ interface Base {
   pid: number;
 }
 
+/**
+ * The resolved options a run records when it starts. Each may be missing from a journal (older
+ * runs, a hand-edited line): readers narrow with fold.ts `runOptionsOf`.
+ */
+export interface RunOptions {
+  context_threshold?: number;
+  max_restarts?: number;
+  max_retries?: number;
+  tool_call_threshold?: number;
+  /** `--only`: the one phase this run was asked to run. */
+  only?: string;
+  /** `--phase`: the phase this run was asked to start at. */
+  startAt?: string;
+}
+
 export interface RunStartedEvent extends Base {
   type: 'run_started';
   runId: string;
   planPath: string;
   planName: string;
   phaseIds: string[];
-  /** Resolved options that matter for a resume (thresholds, limits). */
-  options: Record<string, unknown>;
+  /** Resolved options that matter for a resume and the live view (thresholds, limits). */
+  options: RunOptions;
   /** Set when this run continues an interrupted one. */
   resumedFrom?: string;
   /** The plan as this run found it: a later run compares it with the plan then (plan/fingerprint.ts). */
@@ -138,16 +154,14 @@ export interface PhaseResumedEvent extends Base {
   lastActivity: string[];
 }
 
-export interface ContextCrossedEvent extends Base {
+/**
+ * The context monitor's crossing as it reported it (context-figures.ts): the figures, the limit and
+ * the threshold crossed. Older journals wrote contextWindow 0 for an unknown window and no limit.
+ */
+export interface ContextCrossedEvent extends Base, CrossingFigures {
   type: 'context_crossed';
   phaseId: string;
   sessionIndex: number;
-  trigger: 'context' | 'tool_calls';
-  usedTokens: number;
-  contextWindow: number;
-  percent: number;
-  threshold: number;
-  toolCalls: number;
   /** False in one-shot mode: the crossing is reported, the session runs on. */
   stopping: boolean;
 }

@@ -9,6 +9,7 @@ import type {
   ContextCrossedEvent,
   JournalEvent,
   PhaseResumedEvent,
+  RunOptions,
   RunStartedEvent,
   SessionEndedEvent,
   SessionStartedEvent,
@@ -83,16 +84,32 @@ function phaseFor(state: RunState, phaseId: unknown): PhaseState | undefined {
   return phase;
 }
 
+/** The options of a run_started line, each kept only when it has its type (RunOptions). */
+export function runOptionsOf(value: unknown): RunOptions {
+  if (typeof value !== 'object' || value === null) return {};
+  const given = value as Record<string, unknown>;
+  const options: RunOptions = {};
+  for (const key of ['context_threshold', 'max_restarts', 'max_retries', 'tool_call_threshold'] as const) {
+    const number = optionalNumber(given[key]);
+    if (number !== undefined) options[key] = number;
+  }
+  for (const key of ['only', 'startAt'] as const) {
+    const text = optionalString(given[key]);
+    if (text !== undefined) options[key] = text;
+  }
+  return options;
+}
+
 function startRun(state: RunState | undefined, event: RunStartedEvent): RunState {
   const phaseIds = Array.isArray(event.phaseIds) ? event.phaseIds.filter(isString) : [];
-  const options = typeof event.options === 'object' && event.options !== null ? event.options : {};
+  const options = runOptionsOf(event.options);
   if (state) {
     // A second run_started in the same journal reopens the run; its history stays.
     state.status = 'running';
     delete state.endedAt;
     delete state.exitCode;
     delete state.reason;
-    state.options = { ...options };
+    state.options = options;
     for (const id of phaseIds) phaseFor(state, id);
     return state;
   }
@@ -102,7 +119,7 @@ function startRun(state: RunState | undefined, event: RunStartedEvent): RunState
     planName: String(event.planName),
     status: 'running',
     startedAt: event.ts,
-    options: { ...options },
+    options,
     phaseOrder: [],
     phases: {},
     notices: [],

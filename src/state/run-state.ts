@@ -2,7 +2,7 @@
 import type { FileState, UserChange } from '../git/commit-scope.js';
 import type { PhaseStatus } from '../plan/types.js';
 import type { PlanFingerprint } from '../plan/fingerprint.js';
-import type { BaselineResultEvent, GateResultEvent, NoticeEvent, PlanChangedEvent, RegressionResultEvent, RunStatus, SignalEvent } from './events.js';
+import type { BaselineResultEvent, GateResultEvent, NoticeEvent, PlanChangedEvent, RegressionResultEvent, RunOptions, RunStatus, SignalEvent } from './events.js';
 
 export interface SessionSummary {
   attemptId: string;
@@ -83,7 +83,7 @@ export interface RunState {
   exitCode?: number;
   reason?: string;
   resumedFrom?: string;
-  options: Record<string, unknown>;
+  options: RunOptions;
   phaseOrder: string[];
   phases: Record<string, PhaseState>;
   /** Notices, plus a warning for each failed commit. */

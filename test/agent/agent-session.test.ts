@@ -91,7 +91,7 @@ describe('startAgentSession with a stand-in command', () => {
     const synthetic = line({ type: 'assistant', message: { id: 'x', model: '<synthetic>', content: [{ type: 'text', text: 'API Error: 529 overloaded' }] }, error: 'server_error' });
     const result = line({ type: 'result', subtype: 'success', is_error: true, api_error_status: 529, result: 'API Error: 529 overloaded' });
     const session = startAgentSession(options(fakeClaude(`${say(INIT)}\n${say(synthetic)}\n${say(result)}\nexit 1`)));
-    expect(await session.ended).toMatchObject({ outcome: 'api_error', exitCode: 1, lastApiError: 'server_error: API Error: 529 overloaded' });
+    expect(await session.ended).toMatchObject({ outcome: 'api_error', exitCode: 1, lastApiError: { type: 'api_error', errorType: 'server_error', text: 'API Error: 529 overloaded' } });
   });
 
   it('keeps the stderr tail', async () => {

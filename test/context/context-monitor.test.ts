@@ -151,7 +151,7 @@ describe('ContextMonitor crossing', () => {
     expect(crossings).toHaveLength(0);
     feed(usage('m2', 161_000), usage('m3', 190_000), toolStart('t', 'Bash', {}));
     expect(crossings).toHaveLength(1);
-    expect(crossings[0]).toMatchObject({ trigger: 'context', reportedTokens: 161_000, usedTokens: 161_075, percent: 80.5375, contextWindow: 200_000, thresholdPercent: 80, toolCallThreshold: 100, turns: 2 });
+    expect(crossings[0]).toMatchObject({ trigger: 'context', reportedTokens: 161_000, usedTokens: 161_075, percent: 80.5375, contextWindow: 200_000, threshold: 80, turns: 2 });
   });
 
   it('fires on the projection: a tool result that pushes the next request over the threshold', () => {
@@ -178,7 +178,7 @@ describe('ContextMonitor crossing', () => {
     expect(crossings).toHaveLength(0);
     feed(toolStart('c', 'Bash', {}), toolStart('d', 'Bash', {}));
     expect(crossings).toHaveLength(1);
-    expect(crossings[0]).toMatchObject({ trigger: 'tool_calls', toolCalls: 3, toolCallThreshold: 3 });
+    expect(crossings[0]).toMatchObject({ trigger: 'tool_calls', toolCalls: 3, threshold: 3 });
   });
 
   it('counts tool calls even when no window is known', () => {

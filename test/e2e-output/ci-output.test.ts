@@ -93,7 +93,7 @@ describe('output for logs and programs', () => {
     expect(lines.filter((l) => l.startsWith('::group::'))).toEqual(['::group::Phase 1: Colourful']);
     expect(lines.indexOf('::endgroup::')).toBeGreaterThan(lines.findIndex((l) => /phase 1 completed$/.test(l)));
     expect(lines.filter((l) => l.startsWith('::warning '))).toEqual([
-      expect.stringMatching(/^::warning title=Phase 1 crossed the context threshold::context at 8\d\.\d%25 of 200000 tokens crossed 80%25: stopping the session$/),
+      expect.stringMatching(/^::warning title=Phase 1 crossed the context threshold::context at 8\d\.\d%25 of 200,000 tokens crossed the 80%25 threshold: stopping the session$/),
       expect.stringMatching(/^::warning title=Phase 1 restarted \(1\/3\)::restarted from a checkpoint: /),
     ]);
     expect(lines.filter((l) => l.startsWith('::error'))).toEqual([]);

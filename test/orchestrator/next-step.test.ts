@@ -33,10 +33,10 @@ describe('decideNextStep', () => {
   });
 
   it('says which limit was hit and what to do when restarts run out', () => {
-    const step = decideNextStep({ ...base, stoppedBy: 'context', outcome: 'stopped', restarts: 3, crossingText: 'context at 85.0% (threshold 80%)' });
+    const step = decideNextStep({ ...base, stoppedBy: 'context', outcome: 'stopped', restarts: 3, crossingText: 'context at 85.0% of 200,000 tokens crossed the 80% threshold' });
     expect(step).toEqual({
       kind: 'fail',
-      reason: 'phase 2 reached context at 85.0% (threshold 80%) again after 3 restart(s) (max_restarts 3)',
+      reason: 'phase 2: context at 85.0% of 200,000 tokens crossed the 80% threshold again after 3 restart(s) (max_restarts 3)',
       hint: 'Split the phase into smaller phases, or raise --max-restarts or --context-threshold.',
     });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionOutcome } from '../../src/agent/index.js';
-import { failureInput, sessionFailed } from '../../src/orchestrator/session-failure.js';
+import { sessionFailed } from '../../src/orchestrator/session-failure.js';
 import type { SessionReport, StopCause } from '../../src/orchestrator/session-runner.js';
 import { createRedactor } from '../../src/redact/index.js';
 import { classifySessionEnd } from '../../src/recovery/index.js';
@@ -21,23 +21,24 @@ describe('sessionFailed: which session ends go to the recovery policy', () => {
   });
 });
 
-describe('failureInput: the texts a failure message is cut from are redacted whole first', () => {
+describe('classifying a session report: the texts a failure message is cut from are redacted whole first', () => {
   const TOKEN = 'ghp_Q7wX2mZ9pL4kR8vN1bT6yH3jF5dS0aC2eG8u';
   const redact = createRedactor({});
   // classify.ts keeps 299 characters of the first line: the token starts at 287.
   const text = `${'e'.repeat(286)} ${TOKEN} rejected`;
   const report = {
-    end: { outcome: 'api_error', exitCode: 1, signal: null, sawResult: false, stopRequested: false, unparsedLines: 0, stderrTail: text, durationMs: 1, leftoverProcessesKilled: 0, streamTokens: { input: 0, output: 0 } },
+    end: {
+      outcome: 'api_error', exitCode: 1, signal: null, sawResult: false, stopRequested: false, unparsedLines: 0, stderrTail: text, durationMs: 1, leftoverProcessesKilled: 0, streamTokens: { input: 0, output: 0 },
+      lastApiError: { type: 'api_error', errorType: 'unknown', text },
+    },
     stoppedBy: undefined,
     refusals: [],
-    lastApiError: { type: 'api_error', errorType: 'unknown', text },
-    lastRetry: undefined,
   } as unknown as SessionReport;
 
   it('no part of a token on the cut reaches the failure message', () => {
-    const unredacted = classifySessionEnd(failureInput(report, (t) => t), { now: 0 });
+    const unredacted = classifySessionEnd(report, { now: 0 });
     expect(unredacted.message).toContain(TOKEN.slice(0, 10));
-    const failure = classifySessionEnd(failureInput(report, redact), { now: 0 });
+    const failure = classifySessionEnd(report, { now: 0, redact });
     expect(failure.message).not.toContain(TOKEN.slice(0, 6));
   });
 });

@@ -1,21 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { chooseRecovery, classifySessionEnd, countsTowardCircuit, initialRecoveryState, type SessionFailureInput } from '../../src/recovery/index.js';
+import type { ResultEvent, StopCause } from '../../src/agent/index.js';
+import { chooseRecovery, classifySessionEnd, countsTowardCircuit, initialRecoveryState, type FailedSession } from '../../src/recovery/index.js';
 import { exitCodeOf } from '../../src/errors/index.js';
 
-/** A session that ended by itself with a result: each row adds what it is about. */
-const ended = (over: Partial<SessionFailureInput>): SessionFailureInput => ({
-  outcome: 'completed', exitCode: 0, signal: null, sawResult: true, resultSubtype: 'success', resultIsError: false, resultText: 'I could not run the tests.', stalled: false, timedOut: false, ...over,
-});
+interface Row {
+  end?: Partial<FailedSession['end']>;
+  stoppedBy?: StopCause;
+  refusals?: string[];
+}
+
+const RESULT: ResultEvent = { type: 'result', subtype: 'success', isError: false, text: 'I could not run the tests.', costUsd: 0, inputTokens: 0, outputTokens: 0 };
+
+/** A session that ended by itself with a result (none where a row says sawResult false): each row adds what it is about. */
+const ended = (over: Row): FailedSession => {
+  const end: FailedSession['end'] = { outcome: 'completed', exitCode: 0, signal: null, sawResult: true, stderrTail: '', ...over.end };
+  return {
+    end: end.sawResult ? { result: RESULT, ...end } : end,
+    stoppedBy: over.stoppedBy,
+    refusals: (over.refusals ?? []).map((summary) => ({ summary })),
+  };
+};
 
 describe('classifying refused tool calls', () => {
-  it.each<[string, Partial<SessionFailureInput>, string, string | undefined]>([
+  it.each<[string, Row, string, string | undefined]>([
     ['refusals after a normal end', { refusals: ['Bash: npm test', 'Write: src/x.ts', 'Bash: npm test'] }, 'permissions', 'claude refused 3 tool calls (Bash: npm test, Write: src/x.ts): allow them with permission_mode / allowed_tools'],
-    ['an API failure explains the end better than refusals', { outcome: 'api_error', resultIsError: true, apiErrorStatus: 529, resultText: 'Overloaded', refusals: ['Bash: npm test'] }, 'overloaded', undefined],
-    ['a stall is debussy\'s own verdict', { stalled: true, refusals: ['Bash: npm test'] }, 'stall', undefined],
-    ['no result: the refusals did not end it', { sawResult: false, exitCode: 1, outcome: 'crashed', refusals: ['Bash: npm test'] }, 'agent_crash', undefined],
+    ['an API failure explains the end better than refusals', { end: { outcome: 'api_error', result: { type: 'result', subtype: 'success', isError: true, apiErrorStatus: 529, text: 'Overloaded', costUsd: 0, inputTokens: 0, outputTokens: 0 } }, refusals: ['Bash: npm test'] }, 'overloaded', undefined],
+    ['a stall is debussy\'s own verdict', { stoppedBy: 'stall', refusals: ['Bash: npm test'] }, 'stall', undefined],
+    ['no result: the refusals did not end it', { end: { sawResult: false, exitCode: 1, outcome: 'crashed' }, refusals: ['Bash: npm test'] }, 'agent_crash', undefined],
     [
       'bypass refused as root',
-      { sawResult: false, exitCode: 1, outcome: 'crashed', stderrTail: '--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n' },
+      { end: { sawResult: false, exitCode: 1, outcome: 'crashed', stderrTail: '--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n' } },
       'permissions',
       'claude refused to start: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons',
     ],
@@ -27,7 +41,7 @@ describe('classifying refused tool calls', () => {
 
   it('says how to allow them, and the root case says IS_SANDBOX', () => {
     expect(classifySessionEnd(ended({ refusals: ['Bash: make'] })).suggestedAction).toContain('permission_mode / allowed_tools');
-    expect(classifySessionEnd(ended({ sawResult: false, exitCode: 1, stderrTail: 'cannot be used with root/sudo privileges' })).suggestedAction).toContain('IS_SANDBOX=1');
+    expect(classifySessionEnd(ended({ end: { sawResult: false, exitCode: 1, stderrTail: 'cannot be used with root/sudo privileges' } })).suggestedAction).toContain('IS_SANDBOX=1');
   });
 
   it('is never retried: the run stops with exit code 7, and it does not trip the circuit breaker', () => {

@@ -255,7 +255,8 @@ describe('chooseRecovery', () => {
   });
 
   it('never retries an authentication failure, however many budgets are left', () => {
-    const real = classifySessionEnd({ outcome: 'api_error', exitCode: 1, signal: null, sawResult: true, resultIsError: true, apiErrorStatus: 401, resultText: 'Invalid API key · Fix external API key', stalled: false, timedOut: false });
+    const result = { type: 'result', subtype: 'success', isError: true, apiErrorStatus: 401, text: 'Invalid API key · Fix external API key', costUsd: 0, inputTokens: 0, outputTokens: 0 } as const;
+    const real = classifySessionEnd({ end: { outcome: 'api_error', exitCode: 1, signal: null, sawResult: true, result, stderrTail: '' }, stoppedBy: undefined, refusals: [] });
     const action = chooseRecovery(initialRecoveryState(), real, config, context());
     expect(action.kind).toBe('abort');
     if (action.kind === 'abort') expect(action.hint).toMatch(/API key|ANTHROPIC_API_KEY/);

@@ -37,7 +37,7 @@ describe('annotations', () => {
   it('annotates failures as errors and restarts, crossings and failed commits as warnings', () => {
     const found = journalOf().map(annotationFor).filter((a) => a !== undefined);
     expect(found).toEqual([
-      { level: 'warning', title: 'Phase 1 crossed the context threshold', message: 'context at 82.5% of 200000 tokens crossed 80%: stopping the session' },
+      { level: 'warning', title: 'Phase 1 crossed the context threshold', message: 'context at 82.5% of 200,000 tokens crossed the 80% threshold: stopping the session' },
       { level: 'warning', title: 'Phase 1 commit failed', message: 'pre-commit hook said: no, really' },
       { level: 'warning', title: 'Phase 1 restarted (1/3)', message: 'restarted from a checkpoint: context threshold' },
       { level: 'error', title: 'Phase 2 failed', message: 'gates failed: tests, 50% done\nsee log' },

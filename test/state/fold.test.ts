@@ -48,7 +48,7 @@ const gate = (attemptId: string, passed: boolean): NewJournalEvent => ({
 });
 
 const phaseOneEvents: NewJournalEvent[] = [
-  { type: 'run_started', runId: 'r1', planPath: '/p/MASTER_PLAN.md', planName: 'Demo', phaseIds: ['1', '2'], options: { contextThreshold: 80 } },
+  { type: 'run_started', runId: 'r1', planPath: '/p/MASTER_PLAN.md', planName: 'Demo', phaseIds: ['1', '2'], options: { context_threshold: 80 } },
   { type: 'phase_started', phaseId: '1', title: 'Setup', baseSha: 'base000' },
   { type: 'attempt_started', phaseId: '1', attemptId: 'a1', kind: 'initial', restart: 0, retry: 0 },
   { type: 'session_started', phaseId: '1', attemptId: 'a1', sessionIndex: 0, agentPid: 111, agentStartTime: 999, marker: 'm-1', promptChars: 5000 },
@@ -85,12 +85,20 @@ describe('foldRun', () => {
     expect(foldRun(script([{ type: 'progress', phaseId: '1', message: 'orphan' }]))).toBeUndefined();
   });
 
+  it('keeps the run options that have their type (an older or hand-edited line reads as what it holds)', () => {
+    const line = { v: 1, ts: '2026-03-01T10:00:00.000Z', pid: 1, type: 'run_started', runId: 'r1', planPath: 'p', planName: 'P', phaseIds: ['1'] };
+    const options = { context_threshold: '80', max_restarts: 3, max_retries: Number.NaN, tool_call_threshold: 40, only: '2', startAt: 7, extra: true };
+    expect(foldRun([{ ...line, options } as unknown as JournalEvent])?.options).toEqual({ max_restarts: 3, tool_call_threshold: 40, only: '2' });
+    expect(foldRun([{ ...line, options: 'none' } as unknown as JournalEvent])?.options).toEqual({});
+    expect(foldRun([line as unknown as JournalEvent])?.options).toEqual({});
+  });
+
   it('folds restarts, sessions, commits, signals and gates of a phase', () => {
     const events = script(phaseOneEvents);
     const state = foldRun(events);
     expect(state).toBeDefined();
     if (!state) return;
-    expect(state).toMatchObject({ runId: 'r1', planName: 'Demo', status: 'running', options: { contextThreshold: 80 } });
+    expect(state).toMatchObject({ runId: 'r1', planName: 'Demo', status: 'running', options: { context_threshold: 80 } });
     expect(state.startedAt).toBe(events[0]?.ts);
     expect(state.lastEventAt).toBe(events.at(-1)?.ts);
     expect(state.phaseOrder).toEqual(['1', '2']);
