@@ -8,29 +8,39 @@
  * count is scaled by a per-model factor that starts from a measured prior and is refined by every
  * pair of consecutive reports (token-calibration.ts). The projection that decides a stop and the
  * one displayed count exactly; a pair that teaches the calibration is counted with bounded work
- * (pending-count.ts), so a stream replayed at full speed does not tokenize everything it carries.
+ * (pending-count.ts), and pairs that nothing counted before their report are learned from only
+ * while that work stays within a budget, so a stream replayed at full speed does not tokenize
+ * everything it carries.
  * It reports; the caller decides what to do (stop, or only record in one-shot mode).
  */
 import type { AgentEvent } from '../agent/agent-events.js';
 import { contextWindowFor } from './context-window.js';
 import { effectiveLimit, type ContextLimit } from './context-limit.js';
-import type { ContextFigures, ThresholdCrossed } from './context-figures.js';
 import { TokenCalibration } from './token-calibration.js';
-import { PendingCount, TokenRate } from './pending-count.js';
+import { CountingBudget, PendingCount, TokenRate } from './pending-count.js';
 
-/** The monitor's full figures: the shared ones (context-figures.ts) and how it arrived at them. */
-export interface ContextSnapshot extends ContextFigures {
-  /** What the API last reported for the main agent; usedTokens adds projectedExtraTokens to it. */
+export interface ContextSnapshot {
+  /** Projection of the next request: reportedTokens + projectedExtraTokens. */
+  usedTokens: number;
   reportedTokens: number;
   projectedExtraTokens: number;
+  contextWindow: number | undefined;
+  /** usedTokens / contextWindow * 100; 0 while the window is unknown. */
+  percent: number;
+  /** Where the session is stopped: the lower of threshold x window and max_context_tokens. */
+  limit?: ContextLimit;
+  toolCalls: number;
   peakTokens: number;
   peakPercent: number;
   /** Main-agent API responses seen (distinct message ids). */
   turns: number;
 }
 
-/** A crossing as the monitor reports it: its snapshot at that moment and the threshold crossed. */
-export interface ContextCrossing extends ContextSnapshot, ThresholdCrossed {}
+export interface ContextCrossing extends ContextSnapshot {
+  trigger: 'context' | 'tool_calls';
+  thresholdPercent: number;
+  toolCallThreshold: number;
+}
 
 export interface ContextMonitorOptions {
   /** 100 or more: the percentage never stops a session (max_context_tokens still may). */
@@ -80,6 +90,8 @@ export class ContextMonitor {
   private readonly entered = new Map<string, PendingCount>();
   /** Each kind's cl100k tokens per byte, measured from what was counted: extrapolates the rest of a big pair. */
   private readonly rates = new Map<string, TokenRate>();
+  /** Bounds the tokenizing of pairs nothing counted before their report (pending-count.ts). */
+  private readonly countingBudget = new CountingBudget();
   private toolCalls = 0;
   private turns = 0;
   private peak = 0;
@@ -212,11 +224,11 @@ export class ContextMonitor {
   /** A new report: what entered since the last one, against how much it grew, teaches the calibration. */
   private report(model: string, contextTokens: number): void {
     const previousModel = this.model;
-    if (this.hasReport && !this.discontinuity && previousModel === model) {
+    if (this.hasReport && !this.discontinuity && previousModel === model && this.countingBudget.allows(this.uncountedBytes())) {
       const kinds: Record<string, number> = {};
       // Bounded work per pair: exact up to a byte budget per kind, estimated beyond (pending-count.ts).
-      for (const [kind, pending] of this.entered) kinds[kind] = pending.estimate(this.rateOf(kind));
-      if (this.exactOutput === undefined) kinds[OUTPUT_KIND] = this.output.estimate(this.rateOf(OUTPUT_KIND));
+      for (const [kind, pending] of this.entered) kinds[kind] = pending.estimate(this.rateOf(kind), this.countingBudget);
+      if (this.exactOutput === undefined) kinds[OUTPUT_KIND] = this.output.estimate(this.rateOf(OUTPUT_KIND), this.countingBudget);
       const counted = Object.values(kinds).reduce((sum, n) => sum + n, 0);
       this.calibration.learn(model, { countedTokens: counted, outputTokens: this.exactOutput ?? 0, calls: 1, growth: contextTokens - this.reported, kinds });
     }
@@ -224,6 +236,13 @@ export class ContextMonitor {
     this.resetTo(contextTokens);
     this.hasReport = true;
     this.discontinuity = false;
+  }
+
+  /** What waits uncounted for the pair that a report closes (the output only when its exact count is unknown). */
+  private uncountedBytes(): number {
+    let bytes = this.exactOutput === undefined ? this.output.uncountedBytes : 0;
+    for (const pending of this.entered.values()) bytes += pending.uncountedBytes;
+    return bytes;
   }
 
   private resetTo(reported: number): void {
@@ -265,8 +284,8 @@ export class ContextMonitor {
 
   private fire(trigger: ContextCrossing['trigger']): void {
     this.fired = true;
-    const threshold = trigger === 'context' ? this.options.thresholdPercent : this.options.toolCallThreshold;
-    this.options.onLimit({ ...this.snapshot(), trigger, threshold });
+    const { thresholdPercent, toolCallThreshold } = this.options;
+    this.options.onLimit({ ...this.snapshot(), trigger, thresholdPercent, toolCallThreshold });
   }
 }
 
