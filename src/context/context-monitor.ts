@@ -16,31 +16,23 @@
 import type { AgentEvent } from '../agent/agent-events.js';
 import { contextWindowFor } from './context-window.js';
 import { effectiveLimit, type ContextLimit } from './context-limit.js';
+import type { ContextFigures, ThresholdCrossed } from './context-figures.js';
 import { TokenCalibration } from './token-calibration.js';
 import { CountingBudget, PendingCount, TokenRate } from './pending-count.js';
 
-export interface ContextSnapshot {
-  /** Projection of the next request: reportedTokens + projectedExtraTokens. */
-  usedTokens: number;
+/** The monitor's full figures: the shared ones (context-figures.ts) and how it arrived at them. */
+export interface ContextSnapshot extends ContextFigures {
+  /** What the API last reported for the main agent; usedTokens adds projectedExtraTokens to it. */
   reportedTokens: number;
   projectedExtraTokens: number;
-  contextWindow: number | undefined;
-  /** usedTokens / contextWindow * 100; 0 while the window is unknown. */
-  percent: number;
-  /** Where the session is stopped: the lower of threshold x window and max_context_tokens. */
-  limit?: ContextLimit;
-  toolCalls: number;
   peakTokens: number;
   peakPercent: number;
   /** Main-agent API responses seen (distinct message ids). */
   turns: number;
 }
 
-export interface ContextCrossing extends ContextSnapshot {
-  trigger: 'context' | 'tool_calls';
-  thresholdPercent: number;
-  toolCallThreshold: number;
-}
+/** A crossing as the monitor reports it: its snapshot at that moment and the threshold crossed. */
+export interface ContextCrossing extends ContextSnapshot, ThresholdCrossed {}
 
 export interface ContextMonitorOptions {
   /** 100 or more: the percentage never stops a session (max_context_tokens still may). */
@@ -284,8 +276,8 @@ export class ContextMonitor {
 
   private fire(trigger: ContextCrossing['trigger']): void {
     this.fired = true;
-    const { thresholdPercent, toolCallThreshold } = this.options;
-    this.options.onLimit({ ...this.snapshot(), trigger, thresholdPercent, toolCallThreshold });
+    const threshold = trigger === 'context' ? this.options.thresholdPercent : this.options.toolCallThreshold;
+    this.options.onLimit({ ...this.snapshot(), trigger, threshold });
   }
 }
 
