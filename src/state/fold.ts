@@ -16,7 +16,7 @@ import type {
 } from './events.js';
 import type { PhaseState, RunState, SessionSummary } from './run-state.js';
 import type { FileState, UserChange, UserChangeOrigin } from '../git/commit-scope.js';
-import { asPlanFingerprint } from '../plan/fingerprint.js';
+import { asPlanFingerprint } from './plan-fingerprint.js';
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);

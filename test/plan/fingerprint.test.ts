@@ -1,6 +1,7 @@
 /** A plan's fingerprint and the diff of two: what a later run says changed. */
 import { describe, expect, it } from 'vitest';
-import { fingerprintPlan, normalizedMasterText, normalizedPhaseText, type PhaseFingerprint, type PlanFingerprint, asPlanFingerprint } from '../../src/plan/fingerprint.js';
+import { fingerprintPlan, normalizedMasterText, normalizedPhaseText, type PhaseFingerprint, type PlanFingerprint } from '../../src/plan/fingerprint.js';
+import { asPlanFingerprint } from '../../src/state/plan-fingerprint.js';
 import { describePlanChange, diffPlans } from '../../src/plan/plan-diff.js';
 import type { Plan } from '../../src/plan/types.js';
 
