@@ -45,5 +45,8 @@ describe.runIf(hasTmux())('closing the terminal under a live run', () => {
     expect(await project.git('show', '--name-only', '--format=', commit?.sha ?? 'HEAD')).toContain('wip.txt');
     expect(existsSync(lockPath(project.dir))).toBe(false);
     expect(livePids(/^sleep 24$/)).toEqual([]);
+    // It ends as a hang-up ends a program, 128 + SIGHUP, once its state is saved (Node 20 itself
+    // would abort in its exit, restoring the vanished terminal: 134; nodejs/node#58200).
+    expect(await screen.waitForExit(10_000)).toBe(129);
   });
 });

@@ -52,8 +52,9 @@ export class TmuxScreen {
     const script = [
       ...exports,
       `cd ${shellQuote(options.cwd)}`,
-      // Ctrl-C in the pane is for the command; this shell stays to record how it ended.
-      "trap 'true' INT",
+      // Ctrl-C in the pane, and a hang-up of the pane, are for the command; this shell stays to
+      // record how it ended (a trap with a command, unlike an ignored signal, is not inherited).
+      "trap 'true' INT HUP",
       // The inner shell records its pid and becomes the command, in the foreground of the pane.
       `sh -c 'echo $$ > "$0"; exec "$@"' ${shellQuote(path.join(dir, 'pid'))} ${options.command.map(shellQuote).join(' ')}`,
       `echo $? > ${shellQuote(exitCodeFile)}`,

@@ -47,7 +47,10 @@ export default async function runCommand(planArg: string, options: RunOptions): 
   markChildrenAsOwn();
   const interrupt = new AbortController();
   const forceStop = new AbortController();
+  // The terminal hung up (SIGHUP, or EIO writing to it): once the run is saved, end as a hang-up ends.
+  let hungUp = false;
   const onSignal = (signal: NodeJS.Signals) => {
+    if (signal === 'SIGHUP') hungUp = true;
     if (!interrupt.signal.aborted) {
       process.stderr.write(`\ndebussy: ${signal} received: stopping the session and saving its work (press Ctrl-C again to end at once)\n`);
       interrupt.abort();
@@ -61,7 +64,8 @@ export default async function runCommand(planArg: string, options: RunOptions): 
   // The terminal is gone (EIO after a hang-up) or nobody reads the pipe (EPIPE): nothing more can
   // be shown, but the work is still saved. The first such error is a stop, like SIGHUP; the rest
   // are ignored (they must never escalate to the second signal's "end now").
-  const onOutputError = () => {
+  const onOutputError = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EIO') hungUp = true;
     if (interrupt.signal.aborted) return;
     interrupt.abort();
     stopRunningGit('graceful');
@@ -93,5 +97,16 @@ export default async function runCommand(planArg: string, options: RunOptions): 
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);
     reporter.close();
+    if (hungUp) endAsHangUp();
   }
+}
+
+/**
+ * Ends this process by SIGHUP's default action (exit status 129), as a program whose terminal
+ * hung up ends. Called once the run's state is saved: Node 20's own exit would try to restore the
+ * vanished terminal's mode and abort (134; nodejs/node#58200). With no listener left, the signal
+ * has its default action again.
+ */
+function endAsHangUp(): void {
+  process.kill(process.pid, 'SIGHUP');
 }
