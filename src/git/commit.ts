@@ -19,7 +19,11 @@ export interface CommitResult {
 /** How many lines of hook or git output a failed commit reports. */
 const REPORTED_OUTPUT_LINES = 20;
 
-/** Paths are taken literally, never as globs (git's --literal-pathspecs sets the same variable). */
+/**
+ * Paths are taken literally, never as globs (git's --literal-pathspecs sets the same variable).
+ * `add --verbose` and a commit without --quiet print a line: simple-git waits 50 ms more for
+ * output after a command that printed nothing.
+ */
 const LITERAL_PATHSPECS = { GIT_LITERAL_PATHSPECS: '1' };
 
 /** The hooks that run during `git commit` and can refuse it. */
@@ -62,7 +66,7 @@ export async function commitPaths(root: string, message: string, paths: readonly
 async function stageAndCommit(root: string, message: string, paths: readonly string[], snapshot: IndexSnapshot): Promise<CommitResult | undefined> {
   const pathspec = await writePathspecFile(paths);
   try {
-    const add = (await runGitTask(root, ['add'], (git) => git.add(['--all', ...pathspec.args]), { env: LITERAL_PATHSPECS })).output;
+    const add = (await runGitTask(root, ['add'], (git) => git.add(['--all', '--verbose', ...pathspec.args]), { env: LITERAL_PATHSPECS })).output;
     if (add.exitCode !== 0) return await failed(snapshot, 'error', add);
 
     // A path can differ from HEAD only in the index while its file equals HEAD: nothing to record.
@@ -78,7 +82,7 @@ async function stageAndCommit(root: string, message: string, paths: readonly str
     const only = recordable.length === paths.length ? pathspec : await writePathspecFile(recordable);
     try {
       const identity = await identityOverrides(root);
-      const commit = (await runGitTask(root, ['commit'], (git) => git.commit(message, ['--quiet', '--only', ...only.args]), { config: identity, env: LITERAL_PATHSPECS })).output;
+      const commit = (await runGitTask(root, ['commit'], (git) => git.commit(message, ['--only', ...only.args]), { config: identity, env: LITERAL_PATHSPECS })).output;
       if (commit.exitCode !== 0) return await failed(snapshot, (await hasCommitHook(root)) ? 'hook-failed' : 'error', commit);
       return undefined;
     } finally {

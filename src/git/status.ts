@@ -18,6 +18,8 @@ export interface WorkingTreeStatus {
  * `status()`: simple-git trims each record, so a file named `notes ` came back as `notes` (seen
  * with simple-git 4.0.2) and a commit of it would name a file that does not exist. Each record is `XY path`; a rename or copy is
  * followed by one more record holding its source path. X is the index side, Y the work tree.
+ * A `## branch` header (`--branch`) is skipped: asked for so git always prints something, since
+ * simple-git waits 50 ms more after a command that printed nothing.
  */
 export function parsePorcelainV1(output: string): WorkingTreeStatus {
   const records = splitNul(output);
@@ -39,7 +41,7 @@ export function parsePorcelainV1(output: string): WorkingTreeStatus {
       untracked.push(...paths);
       continue;
     }
-    if (index === '!') continue;
+    if (index === '!' || index === '#') continue;
     trackedChanges.push(...paths);
     if (index !== ' ' && !isUnmerged(index, workTree)) staged.push(...paths);
   }
@@ -66,7 +68,7 @@ export async function workingTreeStatus(root: string, options: { untrackedDirs?:
   const untrackedMode = options.untrackedDirs === 'collapsed' ? 'normal' : 'all';
   const [prefix, output] = await Promise.all([
     pathPrefix(root),
-    gitStdout(root, ['status', '--porcelain=v1', '-z', `--untracked-files=${untrackedMode}`, '--no-renames', '--', ...scopePathspecs()]),
+    gitStdout(root, ['status', '--porcelain=v1', '-z', '--branch', `--untracked-files=${untrackedMode}`, '--no-renames', '--', ...scopePathspecs()]),
   ]);
   const status = parsePorcelainV1(output);
   const relative = (paths: string[]): string[] =>
@@ -84,6 +86,6 @@ export async function workingTreeStatus(root: string, options: { untrackedDirs?:
  * count: they cannot be lost by a commit, so they do not block a run without --allow-dirty.
  */
 export async function hasTrackedChanges(root: string): Promise<boolean> {
-  const output = await gitStdout(root, ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--no-renames', '--', ...scopePathspecs()]);
+  const output = await gitStdout(root, ['status', '--porcelain=v1', '-z', '--branch', '--untracked-files=no', '--no-renames', '--', ...scopePathspecs()]);
   return parsePorcelainV1(output).trackedChanges.length > 0;
 }

@@ -14,6 +14,7 @@ describe('parsePorcelainV1', () => {
     { name: 'new file staged', output: 'A  n.ts\0', expected: { trackedChanges: ['n.ts'], untracked: [], staged: ['n.ts'], clean: false } },
     { name: 'untracked', output: '?? x y.ts\0', expected: { trackedChanges: [], untracked: ['x y.ts'], staged: [], clean: false } },
     { name: 'ignored', output: '!! build/\0', expected: { trackedChanges: [], untracked: [], staged: [], clean: true } },
+    { name: 'branch header skipped', output: '## main...origin/main [ahead 1]\0 M a.ts\0', expected: { trackedChanges: ['a.ts'], untracked: [], staged: [], clean: false } },
     {
       name: 'rename lists both paths',
       output: 'R  new.ts\0old.ts\0?? u\0',
