@@ -4,7 +4,7 @@
  * guards are restored from the journal of the run being resumed, so a resume cannot reset them.
  */
 import type { DebussyConfig } from '../config/index.js';
-import { CircuitBreaker, CrashLoopGuard, type FailureRecord } from '../recovery/index.js';
+import { CircuitBreaker, CrashLoopGuard, isFailureClass, type FailureRecord } from '../recovery/index.js';
 import type { JournalEvent } from '../state/index.js';
 
 export interface RunRecovery {
@@ -25,8 +25,10 @@ export function createRunRecovery(config: DebussyConfig, previousEvents: readonl
   const crashConfig = { max_crashes: config.max_crashes, crash_window: config.crash_window };
   const last = [...previousEvents].reverse().find((e): e is Extract<JournalEvent, { type: 'recovery' }> => e.type === 'recovery');
   const failures: FailureRecord[] = previousEvents
-    .filter((e): e is Extract<JournalEvent, { type: 'recovery' }> => e.type === 'recovery')
-    .map((e) => ({ class: e.failureClass as FailureRecord['class'], message: e.message, at: Date.parse(e.ts), phaseId: e.phaseId, correlationKey: e.correlationKey }));
+    // A class this debussy does not know (a newer journal, a damaged line) cannot be counted as one.
+    .flatMap((e) => (e.type === 'recovery' && isFailureClass(e.failureClass)
+      ? [{ class: e.failureClass, message: e.message, at: Date.parse(e.ts), phaseId: e.phaseId, correlationKey: e.correlationKey }]
+      : []));
   return {
     breaker: last?.circuit ? CircuitBreaker.fromSnapshot(last.circuit, breakerConfig) : new CircuitBreaker(breakerConfig),
     crashGuard: last?.crashLoop ? CrashLoopGuard.fromSnapshot(last.crashLoop, crashConfig) : new CrashLoopGuard(crashConfig),

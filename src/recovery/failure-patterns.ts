@@ -2,15 +2,14 @@
  * Recurring failures: the same class three or more times in a run says more than any single
  * failure ("the API is down" rather than "phase 3 failed, phase 4 failed..."). Pure.
  */
+import type { FailureClassification } from './classify.js';
 import type { FailureClass } from './failure-class.js';
 
-export interface FailureRecord {
-  class: FailureClass;
-  message: string;
+/** A failure of the run so far: its classification's class, message and key, when and where. */
+export interface FailureRecord extends Pick<FailureClassification, 'class' | 'message'>, Partial<Pick<FailureClassification, 'correlationKey'>> {
   /** epoch ms */
   at: number;
   phaseId?: string;
-  correlationKey?: string;
 }
 
 export interface RecurringPattern {
