@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { DebussyError } from '../errors/index.js';
 import { processStartTime } from '../process/identity.js';
 import { tailText } from '../redact/index.js';
+import { formatCount } from '../text/format-count.js';
 import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from './agent-events.js';
 import { launchProblem, spawnFailure } from './agent-launch.js';
 import { spawnAgentProcess, type AgentProcess } from './agent-process.js';
@@ -314,7 +315,7 @@ class ClaudeSession implements AgentSession {
 
   private async pump(child: AgentProcess): Promise<void> {
     const onSkipped = (bytes: number) => {
-      this.logs.note(`debussy: skipped a stream line of ${bytes.toLocaleString('en-US')} bytes: longer than the ${maxStreamLineBytes().toLocaleString('en-US')} bytes debussy can hold as text`);
+      this.logs.note(`debussy: skipped a stream line of ${formatCount(bytes)} bytes: longer than the ${formatCount(maxStreamLineBytes())} bytes debussy can hold as text`);
     };
     for await (const lines of readLineBatches(child.stdout, { onSkipped })) {
       for (const line of lines) {

@@ -4,6 +4,7 @@
  * journal's context_crossed records that crossing as it was reported. The sentence that says a
  * session crossed a threshold is written here and nowhere else.
  */
+import { formatCount } from '../text/format-count.js';
 import type { ContextLimit } from './context-limit.js';
 
 export interface ContextFigures {
@@ -27,8 +28,6 @@ export interface ThresholdCrossed {
 /** The figures at a crossing and the threshold crossed: what the monitor reports and the journal records. */
 export type CrossingFigures = ContextFigures & ThresholdCrossed;
 
-const tokens = (n: number): string => Math.round(n).toLocaleString('en-US');
-
 /**
  * "context at 82.5% of 200,000 tokens crossed the 80% threshold", "40 tool calls reached the
  * tool-call threshold 40", or, stopped by max_context_tokens below the percentage, "context at
@@ -38,8 +37,8 @@ export function describeCrossing(crossing: CrossingFigures): string {
   if (crossing.trigger === 'tool_calls') return `${crossing.toolCalls} tool calls reached the tool-call threshold ${crossing.threshold}`;
   const window = crossing.contextWindow ? crossing.contextWindow : undefined;
   if (crossing.limit?.source === 'max_context_tokens') {
-    const share = window === undefined ? '' : ` (${crossing.percent.toFixed(1)}% of ${tokens(window)})`;
-    return `context at ${tokens(crossing.usedTokens)} tokens${share} crossed max_context_tokens ${tokens(crossing.limit.tokens)}`;
+    const share = window === undefined ? '' : ` (${crossing.percent.toFixed(1)}% of ${formatCount(window)})`;
+    return `context at ${formatCount(crossing.usedTokens)} tokens${share} crossed max_context_tokens ${formatCount(crossing.limit.tokens)}`;
   }
-  return `context at ${crossing.percent.toFixed(1)}%${window === undefined ? '' : ` of ${tokens(window)} tokens`} crossed the ${crossing.threshold}% threshold`;
+  return `context at ${crossing.percent.toFixed(1)}%${window === undefined ? '' : ` of ${formatCount(window)} tokens`} crossed the ${crossing.threshold}% threshold`;
 }

@@ -3,6 +3,7 @@
  * max_context_tokens (an absolute cap), whichever comes first. A 1M-token window would otherwise run
  * to 800,000 tokens before a restart, long after the model's work has suffered. Pure.
  */
+import { formatCount } from '../text/format-count.js';
 import { contextWindowFor } from './context-window.js';
 
 export type ContextLimitSource = 'context_threshold' | 'max_context_tokens';
@@ -30,9 +31,9 @@ export function effectiveLimit(input: LimitInput): ContextLimit | undefined {
 /** "160,000 tokens (80% of 200,000)" or "400,000 tokens (max_context_tokens)". */
 export function describeLimit(limit: ContextLimit | undefined, window: number | undefined, thresholdPercent: number): string {
   if (limit === undefined) return window === undefined ? 'none until the window is known' : 'none (context_threshold 100)';
-  const tokens = Math.round(limit.tokens).toLocaleString('en-US');
+  const tokens = formatCount(limit.tokens);
   if (limit.source === 'max_context_tokens') return `${tokens} tokens (max_context_tokens)`;
-  return `${tokens} tokens (${thresholdPercent}% of ${(window ?? 0).toLocaleString('en-US')})`;
+  return `${tokens} tokens (${thresholdPercent}% of ${formatCount(window ?? 0)})`;
 }
 
 export interface ConfiguredLimit {

@@ -1,4 +1,5 @@
 import { cutText } from '../redact/redact-then-cut.js';
+import { formatCount } from '../text/format-count.js';
 import { oneLine } from '../text/one-line.js';
 
 export interface CommitMessageInput {
@@ -93,10 +94,6 @@ function contextFigure(input: CommitMessageInput): string | undefined {
   return `${formatCount(tokens)}${window} tokens${share}`;
 }
 
-/** Thousands separators fixed to one style so the message does not depend on the machine's locale. */
-function formatCount(value: number): string {
-  return Math.round(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
 
 function truncate(text: string, longest: number): string {
   return cutText(text, longest, '…');

@@ -9,6 +9,7 @@ import { ContextMonitor, createDisplaySnapshot, describeCrossing, type ContextCr
 import { RefusalTracker, type Refusal } from '../permissions/refusals.js';
 import { eventForDisplay } from '../report/display-event.js';
 import type { Reporter } from '../report/reporter.js';
+import { formatCount } from '../text/format-count.js';
 import type { RunRecorder } from './run-recorder.js';
 
 export interface SessionRequest {
@@ -85,7 +86,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   // off, or a CLI that ignores the hook): a summary now stands in for the phase's context. Recorded,
   // and the session restarts from a checkpoint, as at the context threshold.
   const onCompaction = (event: Extract<AgentEvent, { type: 'compaction' }>) => {
-    const figures = event.preTokens === undefined ? '' : ` (${event.preTokens.toLocaleString('en-US')} -> ${(event.postTokens ?? 0).toLocaleString('en-US')} tokens)`;
+    const figures = event.preTokens === undefined ? '' : ` (${formatCount(event.preTokens)} -> ${formatCount(event.postTokens ?? 0)} tokens)`;
     recorder.record({
       type: 'compaction', phaseId: request.phaseId, sessionIndex: request.sessionIndex, stopping: request.stopOnCrossing,
       ...(event.preTokens === undefined ? {} : { preTokens: event.preTokens }),

@@ -3,13 +3,12 @@ import type { AgentEvent } from '../agent/index.js';
 import { TOOL_OUTPUT_SHOWN_CHARS } from './display-event.js';
 import { describeCrossing } from '../context/context-figures.js';
 import type { ContextCrossedEvent, JournalEvent } from '../state/index.js';
-import { plural } from './format-units.js';
+import { formatPercent, plural } from './format-units.js';
 import { planChangeLines } from '../verification/plan-change.js';
 import { cutText } from '../redact/index.js';
+import { formatCount } from '../text/format-count.js';
 import { terminalLine, sanitizeText } from './terminal-text.js';
 
-const pct = (n: number) => `${n.toFixed(1)}%`;
-const tokens = (n: number) => n.toLocaleString('en-US');
 
 /** A crossing and what debussy does about it: every reporter's words for a context_crossed event. */
 export function crossingLine(event: ContextCrossedEvent): string {
@@ -42,14 +41,14 @@ function journalLine(event: JournalEvent): JournalLine | undefined {
     case 'session_ended':
       return {
         level: event.outcome === 'completed' || event.outcome === 'stopped' ? 'info' : 'warning',
-        text: `phase ${event.phaseId}: session ${event.sessionIndex} ended: ${event.outcome}, peak context ${pct(event.peakContextPercent)} (${tokens(event.peakContextTokens)} tokens), ${plural(event.toolCalls, 'tool call')}${event.message ? `: ${event.message}` : ''}`,
+        text: `phase ${event.phaseId}: session ${event.sessionIndex} ended: ${event.outcome}, peak context ${formatPercent(event.peakContextPercent, 1)} (${formatCount(event.peakContextTokens)} tokens), ${plural(event.toolCalls, 'tool call')}${event.message ? `: ${event.message}` : ''}`,
       };
     case 'context_crossed':
       return { level: 'warning', text: `phase ${event.phaseId}: ${crossingLine(event)}` };
     case 'compaction':
       return {
         level: 'warning',
-        text: `phase ${event.phaseId}: claude compacted the context of session ${event.sessionIndex}${event.preTokens === undefined ? '' : ` (${tokens(event.preTokens)} -> ${tokens(event.postTokens ?? 0)} tokens)`}${event.stopping ? ': restarting from a checkpoint instead of going on with its summary' : ' (one-shot mode: running on)'}`,
+        text: `phase ${event.phaseId}: claude compacted the context of session ${event.sessionIndex}${event.preTokens === undefined ? '' : ` (${formatCount(event.preTokens)} -> ${formatCount(event.postTokens ?? 0)} tokens)`}${event.stopping ? ': restarting from a checkpoint instead of going on with its summary' : ' (one-shot mode: running on)'}`,
       };
     case 'stop_requested':
       return { level: 'info', text: `phase ${event.phaseId}: stop requested (${event.reason})` };

@@ -8,11 +8,6 @@ export function formatDuration(ms: number | undefined): string {
   return `${s}s`;
 }
 
-/** 1,234,567 */
-export function formatTokens(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
-
 /** 950, 12.3k, 200k, 1.25M: for the narrow status area. */
 export function formatTokensShort(n: number): string {
   const value = Math.max(0, Math.round(n));

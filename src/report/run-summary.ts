@@ -4,7 +4,8 @@
  */
 import type { PhaseState, RunState, RunStatus } from '../state/index.js';
 import { NO_COLORS, type Colors } from './color.js';
-import { formatCost, formatDuration, formatTokens } from './format-units.js';
+import { formatCost, formatDuration } from './format-units.js';
+import { formatCount } from '../text/format-count.js';
 
 export interface PhaseSummary {
   id: string;
@@ -115,13 +116,13 @@ export const COST_FOOTNOTE = '+ claude reported no cost for sessions stopped bef
 function cells(p: PhaseSummary): string[] {
   return [
     p.id, p.status, String(p.attempts), String(p.restarts), peak(p.peakContextPercent),
-    formatDuration(p.durationMs), formatTokens(p.inputTokens + p.outputTokens), cost(p.costUsd, p.costComplete), String(p.commits),
+    formatDuration(p.durationMs), formatCount(p.inputTokens + p.outputTokens), cost(p.costUsd, p.costComplete), String(p.commits),
   ];
 }
 
 function totalCells(summary: RunSummary): string[] {
   const t = summary.totals;
-  return ['total', summary.status, String(t.attempts), String(t.restarts), peak(t.peakContextPercent), formatDuration(t.durationMs), formatTokens(t.inputTokens + t.outputTokens), cost(t.costUsd, t.costComplete), String(t.commits)];
+  return ['total', summary.status, String(t.attempts), String(t.restarts), peak(t.peakContextPercent), formatDuration(t.durationMs), formatCount(t.inputTokens + t.outputTokens), cost(t.costUsd, t.costComplete), String(t.commits)];
 }
 
 function statusColor(colors: Colors, status: string): (text: string) => string {

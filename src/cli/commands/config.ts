@@ -7,6 +7,7 @@ import { CONFIG_KEYS, CONFIG_SCHEMA, formatConfigDuration, loadProjectConfig, ty
 import { configuredLimits, describeLimit, type ConfiguredLimit } from '../../context/index.js';
 import { createRedactor, redactArgs, redactDeep, type Redactor } from '../../redact/index.js';
 import { findProjectRoot } from '../../state/index.js';
+import { formatCount } from '../../text/format-count.js';
 
 interface ConfigOptions {
   json?: boolean;
@@ -54,7 +55,7 @@ function limitsOf(config: DebussyConfig): ConfiguredLimit[] {
 }
 
 function windowLabel(entry: ConfiguredLimit): string {
-  const window = `${entry.window.toLocaleString('en-US')}-token window`;
+  const window = `${formatCount(entry.window)}-token window`;
   if (entry.windowSource === 'context_window') return `${window} (context_window)`;
   if (entry.windowSource === 'model') return `${window} (model)`;
   return `with a ${window}`;

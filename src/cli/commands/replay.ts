@@ -11,6 +11,7 @@ import { CONFIG_SCHEMA } from '../../config/index.js';
 import { describeLimit } from '../../context/index.js';
 import { UsageError } from '../../errors/index.js';
 import { ReplayFigureCollector, replayTranscript, type ReplayCall, type ReplayEnd, type ReplayFigures, type ReplayOptions } from '../../replay/index.js';
+import { formatCount } from '../../text/format-count.js';
 
 interface ReplayCommandOptions {
   contextThreshold?: string;
@@ -129,8 +130,8 @@ function textRow(call: ReplayCall): string {
   if (call.compactedBefore) notes.push('<- Claude Code compacted before this call');
   if (call.stopBefore) notes.push('<- debussy would have stopped before this request');
   const error = call.projected === null || call.reported === 0 ? '-' : `${(((call.projected - call.reported) / call.reported) * 100).toFixed(2)}%`;
-  const projected = call.projected === null ? '-' : call.projected.toLocaleString('en-US');
-  return `${String(call.index).padStart(COLUMNS.index)}  ${call.model.padEnd(COLUMNS.model)}${call.reported.toLocaleString('en-US').padStart(COLUMNS.tokens)}${projected.padStart(COLUMNS.tokens)}${error.padStart(COLUMNS.error)}${notes.length > 0 ? `  ${notes.join('; ')}` : ''}\n`;
+  const projected = call.projected === null ? '-' : formatCount(call.projected);
+  return `${String(call.index).padStart(COLUMNS.index)}  ${call.model.padEnd(COLUMNS.model)}${formatCount(call.reported).padStart(COLUMNS.tokens)}${projected.padStart(COLUMNS.tokens)}${error.padStart(COLUMNS.error)}${notes.length > 0 ? `  ${notes.join('; ')}` : ''}\n`;
 }
 
 function textFooter(figures: ReplayFigures, end: ReplayEnd, options: ReplayOptions, chain: 'main' | 'sidechain'): string {

@@ -8,6 +8,7 @@ import { readPlanFingerprint } from '../../plan/read-fingerprint.js';
 import { decidePlanChange, planChangeLines } from '../../verification/plan-change.js';
 import { renderRunSummary } from '../../report/run-summary.js';
 import { projectRootForCommand } from '../active-run.js';
+import { formatCount } from '../../text/format-count.js';
 
 interface StatusOptions {
   json?: boolean;
@@ -87,10 +88,10 @@ export default async function statusCommand(options: StatusOptions): Promise<num
   process.stdout.write('\nSessions:\n');
   for (const id of state.phaseOrder) {
     for (const session of state.phases[id]?.sessions ?? []) {
-      const window = session.contextWindow > 0 ? ` of ${session.contextWindow.toLocaleString('en-US')}` : '';
-      const limit = session.contextLimitTokens === undefined ? '' : `, limit ${session.contextLimitTokens.toLocaleString('en-US')} (${session.contextLimitSource ?? '?'})`;
+      const window = session.contextWindow > 0 ? ` of ${formatCount(session.contextWindow)}` : '';
+      const limit = session.contextLimitTokens === undefined ? '' : `, limit ${formatCount(session.contextLimitTokens)} (${session.contextLimitSource ?? '?'})`;
       process.stdout.write(
-        `  ${id} #${session.sessionIndex}: ${session.ended ? (session.outcome ?? 'ended') : 'running or cut off'}, peak context ${session.peakContextPercent.toFixed(1)}% (${session.peakContextTokens.toLocaleString('en-US')}${window} tokens${limit}), ${session.toolCalls} tool calls${session.errorClass ? `, ${session.errorClass}` : ''}\n`,
+        `  ${id} #${session.sessionIndex}: ${session.ended ? (session.outcome ?? 'ended') : 'running or cut off'}, peak context ${session.peakContextPercent.toFixed(1)}% (${formatCount(session.peakContextTokens)}${window} tokens${limit}), ${session.toolCalls} tool calls${session.errorClass ? `, ${session.errorClass}` : ''}\n`,
       );
     }
   }
