@@ -7,6 +7,8 @@ import type { DebussyConfig } from '../config/index.js';
 import { executionOrder, type Plan } from '../plan/index.js';
 import { latestRun, readPhaseMarks } from '../state/index.js';
 import { planResume } from '../orchestrator/resume-plan.js';
+import { checkPlanChange } from '../orchestrator/plan-change-check.js';
+import { readPlanFingerprint } from '../plan/read-fingerprint.js';
 import { gateCommandsOf, permissionWarning } from '../orchestrator/preflight.js';
 import { redactSecrets } from '../redact/index.js';
 import { hooksOffWarning } from '../agent/session-settings.js';
@@ -16,8 +18,11 @@ export interface DryRunPhase {
   title: string;
   file: string;
   dependsOn: string[];
-  /** What a run would do: `run`, `resume` (an interrupted run's phase) or `skip` (already complete). */
-  action: 'run' | 'resume' | 'skip';
+  /**
+   * What a run would do: `run`, `resume` (an interrupted run's phase), `skip` (already complete) or
+   * `verify` (completed, but its file or gates changed since: its gates run first, a session only if one fails).
+   */
+  action: 'run' | 'resume' | 'skip' | 'verify';
   /** Why it is skipped, or the plan's status text for a phase that runs. */
   note: string;
   carried?: { restarts: number; retries: number };
@@ -35,12 +40,16 @@ export interface DryRun {
   phases: DryRunPhase[];
   /** What the run would warn about before it starts: claude refusing the agent's edits or gate commands, settings that turn debussy's hooks off. */
   warnings: string[];
+  /** What changed in the plan since the last run and what the run does about it (docs/verification.md); empty when nothing did. */
+  planChanges: string[];
 }
 
-export async function describeDryRun(root: string, plan: Plan, config: DebussyConfig, env: NodeJS.ProcessEnv = process.env): Promise<DryRun> {
+export async function describeDryRun(root: string, plan: Plan, config: DebussyConfig, env: NodeJS.ProcessEnv = process.env, trustCompleted = false): Promise<DryRun> {
   const previous = await latestRun(root, plan.path);
   const interrupted = previous?.state?.status === 'running' || previous?.state?.status === 'interrupted';
-  const resume = planResume({ plan, prior: previous?.state, priorInterrupted: interrupted, marks: await readPhaseMarks(root, plan.path) });
+  const resumed = planResume({ plan, prior: previous?.state, priorInterrupted: interrupted, marks: await readPhaseMarks(root, plan.path) });
+  const change = checkPlanChange(previous?.state, readPlanFingerprint(plan), resumed, trustCompleted);
+  const resume = change?.resume ?? resumed;
   return {
     planName: plan.name, planPath: plan.path,
     contextThreshold: config.context_threshold, toolCallThreshold: config.tool_call_threshold,
@@ -51,9 +60,9 @@ export async function describeDryRun(root: string, plan: Plan, config: DebussyCo
       const carry = resume.carry.get(phase.id);
       return {
         id: phase.id, title: phase.title, file: phase.path, dependsOn: [...phase.dependsOn],
-        action: done ? 'skip' : carry ? 'resume' : 'run',
-        note: done ?? phase.statusText ?? 'pending',
-        ...(carry && !done ? { carried: { restarts: carry.restarts, retries: carry.retries } } : {}),
+        action: done ? 'skip' : carry?.reverify !== undefined ? 'verify' : carry ? 'resume' : 'run',
+        note: done ?? (carry?.reverify === undefined ? undefined : `verify again: ${carry.reverify}`) ?? phase.statusText ?? 'pending',
+        ...(carry && !done && carry.reverify === undefined ? { carried: { restarts: carry.restarts, retries: carry.retries } } : {}),
         // A command mapped under `gates:` in the config can hold a token: shown redacted.
         gates: (phase.file?.gates ?? []).map((gate) => ({ name: gate.name, command: gate.command === undefined ? null : redactSecrets(gate.command), fromConfig: gate.commandSource === 'config' })),
       };
@@ -62,6 +71,7 @@ export async function describeDryRun(root: string, plan: Plan, config: DebussyCo
       permissionWarning(config, gateCommandsOf(executionOrder(plan).filter((phase) => !resume.completed.has(phase.id)))),
       hooksOffWarning(config.claude_args, root, env),
     ].filter((w): w is string => w !== undefined).map((w) => redactSecrets(w)),
+    planChanges: change?.lines ?? [],
   };
 }
 
@@ -71,10 +81,11 @@ export function renderDryRun(dry: DryRun): string {
   const lines = [
     `Plan: ${dry.planName} (${shown(dry.planPath)})`,
     `Context threshold ${dry.contextThreshold}%, tool-call threshold ${dry.toolCallThreshold}, max restarts ${dry.maxRestarts}${dry.oneShot ? ' (one-shot mode)' : ''}, max retries ${dry.maxRetries}`,
+    ...(dry.planChanges.length > 0 ? ['The plan changed since the last run:', ...dry.planChanges.map((line) => `  ${line}`)] : []),
     'Execution order:',
   ];
   dry.phases.forEach((phase, index) => {
-    const state = phase.action === 'skip' ? `skip: ${phase.note}` : phase.carried ? `resume (restarts ${phase.carried.restarts}, retries ${phase.carried.retries})` : phase.note;
+    const state = phase.action === 'skip' ? `skip: ${phase.note}` : phase.action === 'verify' ? phase.note : phase.carried ? `resume (restarts ${phase.carried.restarts}, retries ${phase.carried.retries})` : phase.note;
     lines.push(`  ${index + 1}. ${phase.id}  ${phase.title}  [${state}]`);
     lines.push(`     file: ${shown(phase.file)}`);
     lines.push(`     depends on: ${phase.dependsOn.length > 0 ? phase.dependsOn.join(', ') : 'none'}`);

@@ -131,6 +131,9 @@ describe('plans that change between runs', () => {
     expect(status.stdout).toContain('phase 1: gate check changed: `true` -> `test -f two.txt`');
     const statusJson = JSON.parse((await p.run(['status', '--json'])).stdout) as { planChanges: unknown[] };
     expect(statusJson.planChanges).toEqual([{ kind: 'gates_changed', id: '1', added: [], removed: [], changed: [{ name: 'check', from: 'true', to: 'test -f two.txt' }] }]);
+    const dry = JSON.parse((await p.run(['run', p.planArg, '--dry-run', '--json'])).stdout) as { phases: { id: string; action: string; note: string }[]; planChanges: string[] };
+    expect(dry.phases).toMatchObject([{ id: '1', action: 'verify', note: 'verify again: its gates changed since it completed' }]);
+    expect(dry.planChanges[0]).toBe('phase 1: gate check changed: `true` -> `test -f two.txt`');
     const second = await p.run(['run', p.planArg]);
     expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(second.stdout).toContain('the plan changed since run');

@@ -36,7 +36,7 @@ export default async function runCommand(planArg: string, options: RunOptions): 
   const plan = await loadAuditedPlan(path.resolve(planArg), resolved.config, process.cwd());
 
   if (options.dryRun) {
-    const dry = await describeDryRun(root, plan, resolved.config);
+    const dry = await describeDryRun(root, plan, resolved.config, process.env, options.trustCompleted === true);
     process.stdout.write(options.json === true ? renderDryRunJson(dry) : renderDryRun(dry));
     return 0;
   }
