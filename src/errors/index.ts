@@ -1,3 +1,4 @@
 export * from './debussy-error.js';
 export * from './exit-codes.js';
 export * from './describe-error.js';
+export * from './error-code.js';

@@ -4,6 +4,7 @@ import { linkResolver, parseMasterPlan, type PhaseRow } from './master-plan.js';
 import { parsePhaseFile } from './phase-file.js';
 import { unique } from './phase-ids.js';
 import type { AuditFinding, DependencyRef, Phase, Plan } from './types.js';
+import { errorCode } from '../errors/error-code.js';
 
 export interface PlanOptions {
   /** The config's `gates:` map, gate name -> command, used when a gate bullet names no command. */
@@ -114,10 +115,6 @@ async function locateMasterPlan(path: string): Promise<string | AuditFinding> {
       ? 'this folder holds no *MASTER_PLAN*.md; name the master plan file'
       : `this folder holds several master plans (${candidates.join(', ')}); name one`,
   );
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
 function reason(error: unknown): string {

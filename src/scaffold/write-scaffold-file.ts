@@ -2,6 +2,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DebussyError } from '../errors/index.js';
+import { errorCode } from '../errors/error-code.js';
 
 /**
  * created: it did not exist. kept: it exists and was left alone. overwritten: --force replaced
@@ -16,10 +17,6 @@ export interface ScaffoldedFile {
   outcome: FileOutcome;
   /** A short remark for people, e.g. which lines were added. */
   detail?: string;
-}
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
 export async function readIfExists(file: string): Promise<string | undefined> {

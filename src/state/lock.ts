@@ -19,6 +19,7 @@ import { StateError } from '../errors/index.js';
 import { isProcessAlive, processStartTime } from '../process/identity.js';
 import { stateWriteError } from './ndjson.js';
 import { lockPath, lockWorkDir } from './paths.js';
+import { errorCode } from '../errors/error-code.js';
 
 export interface LockInfo {
   pid: number;
@@ -73,10 +74,6 @@ function ownerOf(name: string, prefix: string): { pid: number; startTime?: numbe
 function ownerIsGone(name: string, prefix: string): boolean {
   const owner = ownerOf(name, prefix);
   return owner === undefined || !isProcessAlive(owner.pid, owner.startTime);
-}
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
 function parseLockInfo(raw: string): LockInfo | undefined {
