@@ -193,6 +193,8 @@ export function renderMarkdownSummary(state: RunState, resumeCommand: string | u
     `| **Total** | | **${summary.status}** | ${totalCells(summary).slice(2).join(' | ')} |`,
   ];
   if (!summary.totals.costComplete) lines.push('', COST_FOOTNOTE);
+  const regressions = regressionLines(summary.regressions);
+  if (regressions.length > 0) lines.push('', ...regressions.map((line) => (line.startsWith('  ') ? `- ${mdCell(line.trim())}` : mdCell(line))));
   if (summary.reason) lines.push('', mdCell(summary.reason));
   if (resumeCommand !== undefined) lines.push('', 'To resume:', '', '```sh', resumeCommand, '```');
   return `${lines.join('\n')}\n`;

@@ -1,0 +1,34 @@
+/** The end table, the step summary and run_summary show the regression gates a run ran again. */
+import { describe, expect, it } from 'vitest';
+import { renderMarkdownSummary, renderRunSummary, summarizeRun } from '../../src/report/run-summary.js';
+import { foldRun, type JournalEvent, type NewJournalEvent, type RunState } from '../../src/state/index.js';
+
+function stamp(events: NewJournalEvent[]): JournalEvent[] {
+  return events.map((event, i) => ({ ...event, v: 1, pid: 1, ts: new Date(Date.parse('2026-11-23T10:00:00Z') + i * 1000).toISOString() }));
+}
+const result = (name: string, passed: boolean, extra: Partial<NewJournalEvent> = {}): NewJournalEvent =>
+  ({ type: 'regression_result', phaseId: '1', name, command: `run ${name}`, passed, exitCode: passed ? 0 : 1, durationMs: 3, outputTail: '', mode: 'end', ...extra }) as NewJournalEvent;
+
+function runWith(events: NewJournalEvent[]): RunState {
+  return foldRun(stamp([{ type: 'run_started', runId: 'r', planPath: 'p', planName: 'P', phaseIds: ['1', '2'], options: {} }, ...events, { type: 'run_ended', status: 'failed', exitCode: 1 }])) as RunState;
+}
+
+describe('regressions in the run summary', () => {
+  it('no regression gates ran: nothing under the table, an empty list in run_summary', () => {
+    const state = runWith([]);
+    expect(renderRunSummary(state)).not.toContain('regression');
+    expect(summarizeRun(state).regressions).toEqual([]);
+  });
+
+  it('counts the passes and names each failure with when and the phases since', () => {
+    const state = runWith([result('build', true), result('tests', false, { suspects: ['2', '3'] }), result('lint', false, { mode: 'each', afterPhaseId: '2' })]);
+    const text = renderRunSummary(state);
+    expect(text).toContain('regression gates: 1 of 3 passed');
+    expect(text).toContain('  gate tests of phase 1 failed at the end of the run (phases since: 2, 3)');
+    expect(text).toContain('  gate lint of phase 1 failed after phase 2');
+    expect(summarizeRun(state).regressions[1]).toEqual({ phaseId: '1', name: 'tests', command: 'run tests', passed: false, mode: 'end', afterPhaseId: undefined, suspects: ['2', '3'] });
+    const markdown = renderMarkdownSummary(state, undefined);
+    expect(markdown).toContain('regression gates: 1 of 3 passed');
+    expect(markdown).toContain('- gate tests of phase 1 failed at the end of the run (phases since: 2, 3)');
+  });
+});
