@@ -204,7 +204,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       problems.push(`${phase.id} failed (${result.reason})`);
     }
 
-    if (status === 'completed' && config.regression_gates === 'end' && completedThisRun.length > 0 && !guard.interrupt.aborted) {
+    // Only a run whose phases all completed: a failed one already fails the run, and its work is in the tree unverified.
+    if (status === 'completed' && problems.length === 0 && config.regression_gates === 'end' && completedThisRun.length > 0 && !guard.interrupt.aborted) {
       const regression = await checkAtRunEnd(ctx, await recorder.state(), completedThisRun, verifiedLast);
       if (guard.interrupt.aborted) status = 'interrupted';
       else if (regression !== undefined) problems.unshift(regression);
