@@ -156,7 +156,7 @@ async function answer(res: ServerResponse, stream: boolean, rec: RecordedRequest
     }
     case 'text':
     case 'tool_use':
-      await sendMessage(res, stream, buildMessage(rec, turn, options), turn.latencyMs ?? options.defaultLatencyMs ?? 0);
+      await sendMessage(res, stream, buildMessage(rec, turn, options), turn.latencyMs ?? options.defaultLatencyMs ?? 0, turn.headers);
       return;
   }
 }
@@ -181,16 +181,22 @@ function resolveUsage(mode: 'computed' | 'scripted' | 'foreign', trueTokens: num
   };
 }
 
-async function sendMessage(res: ServerResponse, stream: boolean, message: ReplyMessage, latencyMs: number): Promise<void> {
+async function sendMessage(
+  res: ServerResponse,
+  stream: boolean,
+  message: ReplyMessage,
+  latencyMs: number,
+  headers: Record<string, string> = {},
+): Promise<void> {
   if (latencyMs > 0) {
     await new Promise((resolve) => setTimeout(resolve, latencyMs));
     if (res.destroyed) return;
   }
   if (!stream) {
-    sendJson(res, 200, jsonMessage(message));
+    sendJson(res, 200, jsonMessage(message), headers);
     return;
   }
-  res.writeHead(200, sseHeaders());
+  res.writeHead(200, { ...sseHeaders(), ...headers });
   for (const event of sseEvents(message)) res.write(formatSse(event));
   res.end();
 }
@@ -199,8 +205,8 @@ function sseHeaders(): Record<string, string> {
   return { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
 

@@ -14,6 +14,8 @@ type TurnTiming = {
   usage?: UsageSpec;
   /** Delay before the response headers are sent (time to first byte). */
   latencyMs?: number;
+  /** Extra response headers, e.g. the anthropic-ratelimit-unified-* set of a subscription. */
+  headers?: Record<string, string>;
 };
 
 export type TextTurn = { kind: 'text'; text: string } & TurnTiming;

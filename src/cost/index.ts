@@ -1,0 +1,4 @@
+export { checkBudget, describeBudgetReached, sessionBudgetFlag, type BudgetCheck, type BudgetLimits, type BudgetScope, type SpentSoFar } from './budget.js';
+export { estimateCost, NO_TOKENS, type CostEstimate, type TokenUsage } from './estimate.js';
+export { FALLBACK_PRICE, PRICES_AS_OF, priceFor, SHIPPED_PRICES, withPriceOverrides, type ModelPrice, type PriceTable } from './prices.js';
+export { SessionSpend, type SpendFigure } from './session-spend.js';
