@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { DebussyConfig } from '../config/index.js';
 import { EXIT_CODES, exitCodeOf, UsageError } from '../errors/index.js';
-import { executionOrder, type Phase, type Plan } from '../plan/index.js';
+import { executionOrder, requirePhase, type Plan } from '../plan/index.js';
 import { createRedactor } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
 import {
@@ -48,12 +48,6 @@ export interface RunPlanResult {
   runId: string;
   status: RunStatus;
   exitCode: number;
-}
-
-function requirePhase(plan: Plan, id: string, flag: string): Phase {
-  const phase = plan.phases.find((p) => p.id === id);
-  if (!phase) throw new UsageError(`${flag} ${id}: no such phase in ${plan.name}`, `Valid phase ids: ${plan.phases.map((p) => p.id).join(', ')}`);
-  return phase;
 }
 
 export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { loadProjectConfig } from '../../config/index.js';
 import { StateError, UsageError } from '../../errors/index.js';
 import { runGates } from '../../gates/index.js';
-import { parsePlan, type Plan } from '../../plan/index.js';
+import { parsePlan, requirePhase, type Plan } from '../../plan/index.js';
 import { createRedactor } from '../../redact/index.js';
 import { appendEvent, findProjectRoot, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
@@ -53,12 +53,6 @@ async function loadPlan(planPath: string, gates: Record<string, string>): Promis
   return parsed.plan;
 }
 
-function requirePhase(plan: Plan, id: string) {
-  const phase = plan.phases.find((p) => p.id === id);
-  if (!phase) throw new UsageError(`unknown phase "${id}" in ${plan.name}`, `Valid phase ids: ${plan.phases.map((p) => p.id).join(', ')}`);
-  return phase;
-}
-
 export default async function doneCommand(options: DoneOptions): Promise<number> {
   const report = parseReport(options.report);
   if (options.status === 'blocked' && !options.reason) process.stderr.write(blockedWithoutReasonWarning());
@@ -70,7 +64,7 @@ export default async function doneCommand(options: DoneOptions): Promise<number>
   const planPath = active?.state.planPath ?? givenPlan ?? (await lastPlanUsed(root));
   if (!planPath) throw new UsageError('no plan given and none has been run in this project', 'Pass the master plan with --plan PATH.');
   const plan = await loadPlan(planPath, config.gates);
-  const phase = requirePhase(plan, options.phase);
+  const phase = requirePhase(plan, options.phase, '--phase');
 
   let verified = false;
   let gates: DoneJson['gates'];
