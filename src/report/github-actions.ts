@@ -10,6 +10,7 @@ import type { JournalEvent, RunState } from '../state/index.js';
 import type { Reporter, RunStartInfo } from './reporter.js';
 import { terminalLine } from './terminal-text.js';
 import { crossingLine } from './describe-event.js';
+import { planChangeLines } from '../verification/plan-change.js';
 
 /** A command's message: `%`, CR and LF are escaped so the message stays on its line. */
 export function escapeData(text: string): string {
@@ -56,6 +57,15 @@ export function annotationFor(event: JournalEvent): Annotation | undefined {
       };
     case 'commit_failed':
       return { level: 'warning', title: `Phase ${event.phaseId} commit failed`, message: event.message };
+    case 'regression_result':
+      if (event.passed) return undefined;
+      return {
+        level: 'error',
+        title: `Regression: gate ${event.name} of phase ${event.phaseId}`,
+        message: `fails ${event.afterPhaseId === undefined ? 'at the end of the run' : `after phase ${event.afterPhaseId}`} (exit ${event.exitCode ?? 'none'}): ${event.command}`,
+      };
+    case 'plan_changed':
+      return { level: 'warning', title: `The plan changed since run ${event.sinceRunId}`, message: planChangeLines(event.changes, event.reverify, event.kept).join('; ') };
     default:
       return undefined;
   }

@@ -32,3 +32,14 @@ describe('regressions in the run summary', () => {
     expect(markdown).toContain('- gate tests of phase 1 failed at the end of the run (phases since: 2, 3)');
   });
 });
+
+describe('GitHub annotations for verification events', () => {
+  it('a failed regression gate is an error annotation; a passing one none; a plan change a warning', async () => {
+    const { annotationFor } = await import('../../src/report/github-actions.js');
+    const [failed, passed] = stamp([result('tests', false, { mode: 'each', afterPhaseId: '2' }), result('build', true)]);
+    expect(annotationFor(failed as JournalEvent)).toEqual({ level: 'error', title: 'Regression: gate tests of phase 1', message: 'fails after phase 2 (exit 1): run tests' });
+    expect(annotationFor(passed as JournalEvent)).toBeUndefined();
+    const [changed] = stamp([{ type: 'plan_changed', sinceRunId: 'r0', changes: [{ kind: 'added', id: '3', title: 'Three' }], reverify: [], kept: [] }]);
+    expect(annotationFor(changed as JournalEvent)).toEqual({ level: 'warning', title: 'The plan changed since run r0', message: 'phase 3 added (Three)' });
+  });
+});
