@@ -3,6 +3,7 @@ export { parseStreamLine, newStreamParseState, type StreamParseState } from './s
 export { summarizeToolUse } from './tool-summary.js';
 export { buildClaudeArgs, permissionArgs, CLAUDE_STREAM_FLAGS, DEBUSSY_TOOL_RULES, type ClaudePermissions } from './claude-args.js';
 export { sessionOutcomeOf, type SessionOutcome, type SessionEndFacts } from './session-outcome.js';
+export { compactionFigures, describeCompaction } from './describe-compaction.js';
 export { formatEventLine, sessionLogBase, sessionLogPaths, READABLE_LOG_SUFFIX, RAW_LOG_SUFFIX } from './session-logs.js';
 export { readLineBatches } from './line-reader.js';
 export { SESSION_MARKER_VAR } from './session-processes.js';

@@ -1,5 +1,6 @@
 /** One human line per journal event or agent step. Pure, shared by every text reporter. */
 import type { AgentEvent } from '../agent/index.js';
+import { compactionFigures, describeCompaction } from '../agent/describe-compaction.js';
 import { TOOL_OUTPUT_SHOWN_CHARS } from './display-event.js';
 import { describeCrossing } from '../context/context-figures.js';
 import type { ContextCrossedEvent, JournalEvent } from '../state/index.js';
@@ -48,7 +49,7 @@ function journalLine(event: JournalEvent): JournalLine | undefined {
     case 'compaction':
       return {
         level: 'warning',
-        text: `phase ${event.phaseId}: claude compacted the context of session ${event.sessionIndex}${event.preTokens === undefined ? '' : ` (${formatCount(event.preTokens)} -> ${formatCount(event.postTokens ?? 0)} tokens)`}${event.stopping ? ': restarting from a checkpoint instead of going on with its summary' : ' (one-shot mode: running on)'}`,
+        text: `phase ${event.phaseId}: claude compacted the context of session ${event.sessionIndex}${compactionFigures(event.preTokens, event.postTokens)}${event.stopping ? ': restarting from a checkpoint instead of going on with its summary' : ' (one-shot mode: running on)'}`,
       };
     case 'stop_requested':
       return { level: 'info', text: `phase ${event.phaseId}: stop requested (${event.reason})` };
@@ -123,7 +124,7 @@ export function describeAgentEvent(event: AgentEvent, verbose: boolean): AgentLi
     case 'api_error':
       return { tone: 'error', text: `API error ${terminalLine(event.errorType)}: ${condensed(event.text)}` };
     case 'compaction':
-      return { tone: 'warning', text: event.stage === 'started' ? 'claude is compacting its context' : `claude compacted its context (${event.preTokens ?? '?'} -> ${event.postTokens ?? '?'} tokens)` };
+      return { tone: 'warning', text: describeCompaction(event) };
     case 'model_fallback':
       return { tone: 'warning', text: `model fallback ${terminalLine(event.from ?? '?')} -> ${terminalLine(event.to ?? '?')}` };
     default:

@@ -3,6 +3,7 @@
  * new state, so the frame is a function of the events seen and the clock.
  */
 import type { AgentEvent } from '../agent/index.js';
+import { describeCompaction } from '../agent/describe-compaction.js';
 import type { ContextFigures } from '../context/index.js';
 import type { AttemptKind, JournalEvent } from '../state/index.js';
 import type { RunStartInfo } from './reporter.js';
@@ -146,7 +147,7 @@ export function applyAgentEvent(state: LiveState, event: AgentEvent, context: Co
   if (event.type === 'result') next.currentCostUsd = numberOr(event.costUsd, 0) ?? 0;
   if (event.type === 'tool_start' && event.parentToolUseId === undefined) next.activity = `running ${event.name}`;
   if (event.type === 'request_started' || (event.type === 'tool_result' && event.parentToolUseId === undefined)) next.activity = 'waiting for the model';
-  if (event.type === 'compaction') next.activity = event.stage === 'started' ? 'claude is compacting its context' : 'context compacted';
+  if (event.type === 'compaction') next.activity = describeCompaction(event);
   return next;
 }
 
