@@ -12,7 +12,7 @@ import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from './ag
 import { launchProblem, spawnFailure } from './agent-launch.js';
 import { spawnAgentProcess, type AgentProcess } from './agent-process.js';
 import { EventQueue } from './event-queue.js';
-import { maxStreamLineBytes, readLineBatches } from './line-reader.js';
+import { maxStreamLineBytes, readLineBytesBatches } from './line-reader.js';
 import { sessionOutcomeOf, type SessionOutcome } from './session-outcome.js';
 import { SessionLogs } from './session-logs.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from './session-processes.js';
@@ -317,9 +317,10 @@ class ClaudeSession implements AgentSession {
     const onSkipped = (bytes: number) => {
       this.logs.note(`debussy: skipped a stream line of ${formatCount(bytes)} bytes: longer than the ${formatCount(maxStreamLineBytes())} bytes debussy can hold as text`);
     };
-    for await (const lines of readLineBatches(child.stdout, { onSkipped })) {
-      for (const line of lines) {
-        this.logs.rawLine(line);
+    for await (const batch of readLineBytesBatches(child.stdout, { onSkipped })) {
+      for (let i = 0; i < batch.lines.length; i++) {
+        const line = batch.lines[i] as string;
+        this.logs.rawLine(line, batch.bytes[i]);
         for (const event of parseStreamLine(line, this.state)) this.handle(event);
         this.stopWhenTurnIsDone();
       }

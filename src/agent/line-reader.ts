@@ -25,6 +25,21 @@ export function maxStreamLineBytes(env: NodeJS.ProcessEnv = process.env): number
 }
 
 export async function* readLineBatches(stream: AsyncIterable<Buffer | string>, options: LineReaderOptions = {}): AsyncGenerator<string[]> {
+  for await (const batch of readLineBytesBatches(stream, options)) yield batch.lines;
+}
+
+/**
+ * The lines of a batch, and the bytes each was decoded from (without its newline): a log of the
+ * stream as received can write those instead of encoding the text again. `undefined` where they
+ * are not the text's (a CR taken off the end).
+ */
+export interface LineBatch {
+  lines: string[];
+  bytes: (Buffer | undefined)[];
+}
+
+/** readLineBatches, with each line's bytes beside it. */
+export async function* readLineBytesBatches(stream: AsyncIterable<Buffer | string>, options: LineReaderOptions = {}): AsyncGenerator<LineBatch> {
   const max = options.maxLineBytes ?? maxStreamLineBytes();
   let partial: Buffer[] = [];
   let partialBytes = 0;
@@ -42,41 +57,47 @@ export async function* readLineBatches(stream: AsyncIterable<Buffer | string>, o
       partialBytes += piece.length;
     }
   };
-  /** The line that just ended, or undefined when it was skipped. */
-  const takeLine = (): string | undefined => {
+  /** The line that just ended, with its bytes, or undefined when it was skipped. */
+  const takeLine = (): [string, Buffer | undefined] | undefined => {
     if (skipped !== undefined) {
       options.onSkipped?.(skipped);
       skipped = undefined;
       return undefined;
     }
-    const line = withoutCr(partial.length === 1 ? (partial[0] as Buffer).toString('utf8') : Buffer.concat(partial).toString('utf8'));
+    const lineBytes = partial.length === 1 ? (partial[0] as Buffer) : Buffer.concat(partial);
     partial = [];
     partialBytes = 0;
-    return line;
+    return decoded(lineBytes, 0, lineBytes.length);
   };
   for await (const chunk of stream) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    const lines: string[] = [];
+    const batch: LineBatch = { lines: [], bytes: [] };
+    const add = (line: [string, Buffer | undefined] | undefined) => {
+      if (line === undefined) return;
+      batch.lines.push(line[0]);
+      batch.bytes.push(line[1]);
+    };
     let start = 0;
     for (let newline = bytes.indexOf(10); newline !== -1; newline = bytes.indexOf(10, start)) {
       if (partialBytes === 0 && skipped === undefined && newline - start <= max) {
-        lines.push(withoutCr(bytes.toString('utf8', start, newline)));
+        add(decoded(bytes, start, newline));
       } else {
         keep(bytes.subarray(start, newline));
-        const line = takeLine();
-        if (line !== undefined) lines.push(line);
+        add(takeLine());
       }
       start = newline + 1;
     }
     if (start < bytes.length) keep(bytes.subarray(start));
-    if (lines.length > 0) yield lines;
+    if (batch.lines.length > 0) yield batch;
   }
   if (partialBytes > 0 || skipped !== undefined) {
     const line = takeLine();
-    if (line !== undefined) yield [line];
+    if (line !== undefined) yield { lines: [line[0]], bytes: [line[1]] };
   }
 }
 
-function withoutCr(line: string): string {
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
+/** bytes[start, end) as a line without a CR at its end, and its bytes when they are the line's. */
+function decoded(bytes: Buffer, start: number, end: number): [string, Buffer | undefined] {
+  const text = bytes.toString('utf8', start, end);
+  return text.endsWith('\r') ? [text.slice(0, -1), undefined] : [text, bytes.subarray(start, end)];
 }

@@ -70,9 +70,11 @@ export function formatEventLine(event: AgentEvent): string {
   }
 }
 
+const NEWLINE = Buffer.from('\n');
+
 class AppendLog {
   private stream: WriteStream | undefined;
-  private pending: string[] = [];
+  private pending: (string | Buffer)[] = [];
 
   constructor(file: string | undefined) {
     if (file === undefined) return;
@@ -93,13 +95,22 @@ class AppendLog {
     if (this.stream !== undefined) this.pending.push(text);
   }
 
+  /** Gathers bytes and a newline for the next flush. */
+  writeLine(bytes: Buffer): void {
+    if (this.stream !== undefined) this.pending.push(bytes, NEWLINE);
+  }
+
   /** Writes what was gathered; false when the caller should wait for `drained()` before writing more. */
   flush(): boolean {
     const stream = this.stream;
     if (stream === undefined || this.pending.length === 0) return stream === undefined || !stream.writableNeedDrain;
-    const text = this.pending.length === 1 ? (this.pending[0] as string) : this.pending.join('');
+    const pending = this.pending;
     this.pending = [];
-    return stream.write(text);
+    const [only] = pending;
+    if (pending.length === 1 && only !== undefined) return stream.write(only);
+    // Text alone is joined; with bytes among it, all goes as bytes (no string is built to encode).
+    if (pending.every((piece) => typeof piece === 'string')) return stream.write(pending.join(''));
+    return stream.write(Buffer.concat(pending.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece))));
   }
 
   drained(): Promise<void> {
@@ -139,9 +150,15 @@ export class SessionLogs {
     this.readable = new AppendLog(readableLogPath);
   }
 
-  /** Gathers a stdout line for the raw log (written at the next flush). */
-  rawLine(line: string): void {
-    this.raw.write(`${this.redact(line)}\n`);
+  /**
+   * Gathers a stdout line for the raw log (written at the next flush): as received, from `bytes`
+   * (what `line` was decoded from, if known) when redaction leaves it unchanged, so the stream is
+   * not encoded again (bench figure 1); else the redacted text.
+   */
+  rawLine(line: string, bytes?: Buffer): void {
+    const redacted = this.redact(line);
+    if (redacted === line && bytes !== undefined) this.raw.writeLine(bytes);
+    else this.raw.write(`${redacted}\n`);
   }
 
   /**

@@ -73,6 +73,20 @@ describe('startAgentSession with a stand-in command', () => {
     expect(readable).toContain('session ended: completed');
   });
 
+  it('writes the raw log as received where redaction changes nothing, redacted where it does', async () => {
+    const secretLine = line({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: 'export API_TOKEN=abc123def456 ok' }] } });
+    const accented = line({ type: 'system', subtype: 'status', note: 'héllo 😀' });
+    // A long line reaches debussy in several pipe reads; a CRLF line is logged without its CR.
+    const long = line({ type: 'system', subtype: 'status', note: 'x'.repeat(200_000) });
+    writeFileSync(path.join(dir, 'stream.ndjson'), `${INIT}\n${secretLine}\n${accented}\r\n${long}\n${RESULT_OK}\n`);
+    const rawLogPath = path.join(dir, 'logs', 'raw.ndjson');
+    const redact = (text: string) => text.replace(/abc123def456/g, '[REDACTED]');
+    const session = startAgentSession(options(fakeClaude('cat "$DIR/stream.ndjson"'), { rawLogPath, redact }));
+    await collect(session.events());
+    await session.ended;
+    expect(readFileSync(rawLogPath, 'utf8')).toBe(`${[INIT, secretLine.replace('abc123def456', '[REDACTED]'), accented, long, RESULT_OK].join('\n')}\n`);
+  });
+
   it('reads the stream to its end: a result is not the last line', async () => {
     const late = line({ type: 'system', subtype: 'task_notification', status: 'completed' });
     const command = fakeClaude(`${say(INIT)}\n${say(RESULT_OK)}\n${say(late)}\n${say('{"type":"surprise"}')}`);

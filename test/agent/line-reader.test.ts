@@ -2,6 +2,7 @@ import { constants } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readLineBatches } from '../../src/agent/index.js';
+import { readLineBytesBatches } from '../../src/agent/line-reader.js';
 
 async function linesOf(chunks: Array<Buffer | string>): Promise<string[]> {
   const all: string[] = [];
@@ -34,6 +35,23 @@ describe('readLineBatches', () => {
     for (let i = 0; i < data.length; i += 65_536) chunks.push(data.subarray(i, i + 65_536));
     const lines = await linesOf(chunks);
     expect(lines.map((l) => l.length)).toEqual([line.length, 3]);
+  });
+});
+
+describe('readLineBytesBatches: each line with the bytes it was decoded from', () => {
+  it.each<[string, Array<Buffer | string>, [string, string | undefined][]]>([
+    ['whole lines', ['a\nbc\n'], [['a', 'a'], ['bc', 'bc']]],
+    ['a line split across chunks', ['{"ty', 'pe":', '"x"}\nnext\n'], [['{"type":"x"}', '{"type":"x"}'], ['next', 'next']]],
+    ['no newline at the end', ['a\nlast'], [['a', 'a'], ['last', 'last']]],
+    // With its CR taken off, a line is no longer its bytes.
+    ['CRLF endings', ['a\r\nb\n'], [['a', undefined], ['b', 'b']]],
+    ['multi-byte characters', [Buffer.from('héllo 😀\n').subarray(0, 3), Buffer.from('héllo 😀\n').subarray(3)], [['héllo 😀', 'héllo 😀']]],
+  ])('%s', async (_name, chunks, expected) => {
+    const got: [string, string | undefined][] = [];
+    for await (const batch of readLineBytesBatches(Readable.from(chunks))) {
+      batch.lines.forEach((text, i) => got.push([text, batch.bytes[i]?.toString('utf8')]));
+    }
+    expect(got).toEqual(expected);
   });
 });
 
