@@ -1,10 +1,12 @@
 /**
  * A session's two logs: the raw stream (every stdout line as received, for replay and debugging)
  * and a readable log (one condensed line per event). Both are append streams; lines are gathered
- * and written once per batch the reader handles (`flush`), since one stream write per line cost
- * more than the lines' redaction (bench figure 1); a slow disk makes the reader wait (`drained`)
- * instead of buffering the session in memory. A log that cannot be written is given up on, never
- * fatal to the session.
+ * and written in pieces of FLUSH_BYTES, or FLUSH_AFTER_MS after the first line of a piece
+ * (`flush`), since every write costs the main thread about the same whatever its size (one per
+ * line, then one per batch the reader handles, were most of what the logs cost: bench figure 1);
+ * a follower still sees each line within FLUSH_AFTER_MS. A slow disk makes the reader wait
+ * (`drained`) instead of buffering the session in memory. A log that cannot be written is given
+ * up on, never fatal to the session.
  */
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
@@ -71,10 +73,17 @@ export function formatEventLine(event: AgentEvent): string {
 }
 
 const NEWLINE = Buffer.from('\n');
+/** A log writes once this much has gathered... */
+const FLUSH_BYTES = 256 * 1024;
+/** ...or this long after the first of it arrived. */
+const FLUSH_AFTER_MS = 100;
 
 class AppendLog {
   private stream: WriteStream | undefined;
   private pending: (string | Buffer)[] = [];
+  /** Characters or bytes gathered (near enough to decide when to write). */
+  private pendingSize = 0;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(file: string | undefined) {
     if (file === undefined) return;
@@ -92,20 +101,38 @@ class AppendLog {
 
   /** Gathers `text` for the next flush. */
   write(text: string): void {
-    if (this.stream !== undefined) this.pending.push(text);
+    if (this.stream === undefined) return;
+    this.pending.push(text);
+    this.pendingSize += text.length;
   }
 
   /** Gathers bytes and a newline for the next flush. */
   writeLine(bytes: Buffer): void {
-    if (this.stream !== undefined) this.pending.push(bytes, NEWLINE);
+    if (this.stream === undefined) return;
+    this.pending.push(bytes, NEWLINE);
+    this.pendingSize += bytes.length + 1;
   }
 
-  /** Writes what was gathered; false when the caller should wait for `drained()` before writing more. */
-  flush(): boolean {
+  /**
+   * Writes what was gathered once it is FLUSH_BYTES (or at once with `now`), else sees that it is
+   * written within FLUSH_AFTER_MS; false when the caller should wait for `drained()` before
+   * gathering more.
+   */
+  flush(now = false): boolean {
     const stream = this.stream;
     if (stream === undefined || this.pending.length === 0) return stream === undefined || !stream.writableNeedDrain;
+    if (!now && this.pendingSize < FLUSH_BYTES) {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.flush(true);
+      }, FLUSH_AFTER_MS).unref();
+      return !stream.writableNeedDrain;
+    }
+    clearTimeout(this.timer);
+    this.timer = undefined;
     const pending = this.pending;
     this.pending = [];
+    this.pendingSize = 0;
     const [only] = pending;
     if (pending.length === 1 && only !== undefined) return stream.write(only);
     // Text alone is joined; with bytes among it, all goes as bytes (no string is built to encode).
@@ -128,7 +155,7 @@ class AppendLog {
   }
 
   close(): Promise<void> {
-    this.flush();
+    this.flush(true);
     const stream = this.stream;
     this.stream = undefined;
     if (stream === undefined) return Promise.resolve();
@@ -172,13 +199,13 @@ export class SessionLogs {
   /** A line of the runner's own (stop requested, signals sent, leftovers ended), written at once. */
   note(text: string): boolean {
     this.readable.write(this.stamped(text));
-    return this.flush();
+    return this.flush(true);
   }
 
-  /** Writes what was gathered; false when the caller should wait for `drained()`. */
-  flush(): boolean {
-    const raw = this.raw.flush();
-    const readable = this.readable.flush();
+  /** Writes what was gathered (see AppendLog.flush); false when the caller should wait for `drained()`. */
+  flush(now = false): boolean {
+    const raw = this.raw.flush(now);
+    const readable = this.readable.flush(now);
     return raw && readable;
   }
 

@@ -1,7 +1,9 @@
 /** The one writer of a session's log file names: the session runner writes them, `debussy logs` finds them. */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sessionLogBase, sessionLogPaths } from '../../src/agent/session-logs.js';
+import { SessionLogs, sessionLogBase, sessionLogPaths } from '../../src/agent/session-logs.js';
 
 describe('session log names', () => {
   it.each([
@@ -18,5 +20,28 @@ describe('session log names', () => {
       readable: path.join('run', 'sessions', '2A-03.log'),
       raw: path.join('run', 'sessions', '2A-03.stream.ndjson'),
     });
+  });
+});
+
+describe('SessionLogs writing in pieces', () => {
+  it('writes a few lines gathered before the stream went quiet, with no further call', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'debussy-logs-'));
+    try {
+      const raw = path.join(dir, 'raw.ndjson');
+      const logs = new SessionLogs(raw, undefined);
+      logs.rawLine('{"type":"system","subtype":"init"}');
+      logs.rawLine('{"type":"result"}', Buffer.from('{"type":"result"}'));
+      expect(logs.flush()).toBe(true);
+      // Less than a piece: written on its own shortly after, though nothing else arrives.
+      let text = '';
+      for (let waited = 0; waited < 5_000 && text === ''; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        text = readFileSync(raw, 'utf8');
+      }
+      expect(text).toBe('{"type":"system","subtype":"init"}\n{"type":"result"}\n');
+      await logs.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
