@@ -69,12 +69,21 @@ export function toleratedGates(state: RunState): Set<string> {
  * regression_gates: end: once the run's phases are done, the completed phases' gates run again
  * (but those of the phase verified last, which passed on this very tree). The run's failure
  * reason when one fails, naming the gate and the phases that may have broken it; else undefined.
+ * A run after one whose end check failed checks again even when no phase runs: rerunning must not
+ * turn a regression green without a fix.
  */
-export async function checkAtRunEnd(ctx: PhaseContext, state: RunState, completedThisRun: readonly string[], verifiedLast: string | undefined): Promise<string | undefined> {
+export async function checkAtRunEnd(
+  ctx: PhaseContext, state: RunState, completedThisRun: readonly string[], verifiedLast: string | undefined,
+  /** The end-of-run regressions the run before found failing: who was suspected then, when no phase of this run is. */
+  unresolved: readonly RegressionResultEvent[] = [],
+): Promise<string | undefined> {
   const phases = phaseGatesOf(ctx.plan);
   const justVerified = phases.find((phase) => phase.id === verifiedLast);
   const gates = regressionGates(phases, ctx.completedPhases, { ...(justVerified === undefined ? {} : { justVerified }), skip: toleratedGates(state) });
-  const suspectsOf = (gate: RegressionGate) => regressionSuspects(gate.phaseId, completedThisRun);
+  const suspectsOf = (gate: RegressionGate) => {
+    const now = regressionSuspects(gate.phaseId, completedThisRun);
+    return now.length > 0 ? now : (unresolved.find((earlier) => earlier.phaseId === gate.phaseId && earlier.name === gate.name)?.suspects ?? []);
+  };
   const broken = await runRegressionGates(ctx, gates, { mode: 'end', suspectsOf });
   return broken.length === 0 ? undefined : endRegressionReason(broken.map((gate) => ({ ...gate, suspects: suspectsOf(gate) })));
 }

@@ -199,8 +199,9 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     }
 
     // Only a run whose phases all completed: a failed one already fails the run, and its work is in the tree unverified.
-    if (status === 'completed' && problems.length === 0 && config.regression_gates === 'end' && completedThisRun.length > 0 && !guard.interrupt.aborted) {
-      const regression = await checkAtRunEnd(ctx, await recorder.state(), completedThisRun, verifiedLast);
+    const unresolved = (previous?.state?.regressions ?? []).filter((r) => !r.passed && r.mode === 'end');
+    if (status === 'completed' && problems.length === 0 && config.regression_gates === 'end' && (completedThisRun.length > 0 || unresolved.length > 0) && !guard.interrupt.aborted) {
+      const regression = await checkAtRunEnd(ctx, await recorder.state(), completedThisRun, verifiedLast, unresolved);
       if (guard.interrupt.aborted) status = 'interrupted';
       else if (regression !== undefined) problems.unshift(regression);
     }

@@ -39,7 +39,8 @@ function installHook(p: E2EProject, name: string, body: string): void {
 
 describe('Ctrl-C during verification', () => {
   it('stops the gate at once; the run exits 130 with the phase interrupted, not completed', async () => {
-    project = await E2EProject.create({ phases: [{ id: '1', title: 'Last phase', gates: [{ name: 'slow', command: 'sleep 341' }] }], script: finishes });
+    // No baseline run of the gate before the session: the first `sleep 341` is the verification's.
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'Last phase', gates: [{ name: 'slow', command: 'sleep 341' }] }], script: finishes, config: { baseline_gates: false } });
     const run = project.start(['run', project.planArg]);
     await waitFor('the gate to run sleep 341', () => livePids(/^sleep 341$/).length > 0, 45_000);
     run.child.kill('SIGINT');

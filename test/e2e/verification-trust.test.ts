@@ -101,6 +101,19 @@ describe('regressions: a phase that breaks an earlier phase\'s gate', () => {
     expect(ended?.reason).toContain('regression: gate one of phase 1 fails at the end of the run (it passed when phase 1 completed); phase 2, the only phase completed since, broke it');
     const summary = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; regressions?: unknown[] }).find((e) => e.type === 'run_summary');
     expect(summary?.regressions).toEqual([{ phaseId: '1', name: 'one', command: ONE_GATE.command, passed: false, mode: 'end', suspects: ['2'] }]);
+
+    // Running again without a fix runs no phase, but checks again: the regression does not turn green by itself.
+    const sessions = project.api.mainRequests().length;
+    const again = await project.run(['run', project.planArg]);
+    expect(again.code, again.stdout + again.stderr).toBe(1);
+    expect(again.stdout).toContain('regression: gate one of phase 1 fails at the end of the run (it passed when phase 1 completed); phase 2, the only phase completed since, broke it');
+    expect(project.api.mainRequests()).toHaveLength(sessions);
+    project.write('one.txt', 'fixed by hand\n');
+    await project.git('add', 'one.txt');
+    await project.git('commit', '-qm', 'fix one');
+    const fixed = await project.run(['run', project.planArg]);
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+    expect(eventsOf(await project.journal(), 'regression_result').map((r) => [r.name, r.passed])).toEqual([['one', true], ['two', true]]);
   });
 });
 
