@@ -4,6 +4,7 @@
  * answers in process: no node start per call. Anything else, a session without the run's
  * variables, or an inbox that does not answer, runs this very debussy with this very node.
  */
+import { shellQuote } from '../text/shell-quote.js';
 import { CLOSED_MARK, FALLBACK } from './signal-inbox.js';
 
 export interface ShimTarget {
@@ -22,8 +23,6 @@ const POLLS_BEFORE_FALLBACK = 500;
 /** A claimed call is answered at once; this bounds the wait if the run dies in between. */
 const POLLS_BEFORE_GIVING_UP = 3000;
 const POLL_SECONDS = '0.02';
-
-export const shellQuote = (text: string): string => `'${text.replace(/'/g, "'\\''")}'`;
 
 export function shimScript(target: ShimTarget): string {
   const head = [

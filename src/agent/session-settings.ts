@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { AgentProcessError } from '../errors/index.js';
+import { shellQuote } from '../text/shell-quote.js';
 
 export type ClaudeSettings = Record<string, unknown>;
 
@@ -35,10 +36,6 @@ const SETTINGS_FLAG = '--settings';
 
 export const COMPACTION_REFUSAL =
   "debussy: compaction is off in debussy's sessions; when the context is full, debussy restarts the phase from a checkpoint";
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, "'\\''")}'`;
-}
 
 /** debussy's hooks for a session whose stop file is `stopFile`. Pure. */
 export function debussyHooks(stopFile: string): SessionHooks {

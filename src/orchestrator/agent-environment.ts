@@ -5,7 +5,8 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shellQuote, shimScript } from '../agent-signals/shim-script.js';
+import { shimScript } from '../agent-signals/shim-script.js';
+import { shellQuote } from '../text/shell-quote.js';
 import type { SignalInbox } from '../agent-signals/signal-inbox.js';
 
 /** Absolute path of bin/debussy.js of this installation. */

@@ -1,6 +1,7 @@
 /** The prompt that starts a phase's first session. Pure: plan and phase in, text out. */
 import path from 'node:path';
 import type { Phase, Plan } from '../plan/types.js';
+import { shellWord } from '../text/shell-quote.js';
 
 export interface PhasePromptInput {
   plan: Plan;
@@ -8,13 +9,9 @@ export interface PhasePromptInput {
   projectRoot: string;
 }
 
-function shellQuote(text: string): string {
-  return /^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
-}
-
 export function buildPhasePrompt({ plan, phase, projectRoot }: PhasePromptInput): string {
   const rel = (file: string) => path.relative(projectRoot, file) || file;
-  const id = shellQuote(phase.id);
+  const id = shellWord(phase.id);
   const lines = [
     `You are executing phase ${phase.id} ("${phase.title}") of the plan "${plan.name}", run by debussy.`,
     '',
@@ -52,7 +49,7 @@ export function buildPhasePrompt({ plan, phase, projectRoot }: PhasePromptInput)
 export function buildReminderPrompt(phaseId: string): string {
   return [
     `Your session ended without signalling the end of phase ${phaseId}.`,
-    `If the phase is finished and its gates pass, run \`debussy done --phase ${shellQuote(phaseId)}\` now.`,
+    `If the phase is finished and its gates pass, run \`debussy done --phase ${shellWord(phaseId)}\` now.`,
     'If not, finish the remaining tasks first, then signal. If you are blocked, signal with --status blocked and a --reason.',
   ].join('\n');
 }

@@ -4,6 +4,7 @@
  * its flags, a flag's choices, or files.
  */
 import { shortDescription, type CompletionCommand, type CompletionSpec } from './describe-program.js';
+import { shellQuote } from '../../text/shell-quote.js';
 
 export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type CompletionShell = (typeof COMPLETION_SHELLS)[number];
@@ -23,15 +24,12 @@ const fn = (spec: CompletionSpec): string => `_${spec.program.replace(/[^\w]/g, 
 const key = (command: CompletionCommand): string => command.path.join(' ');
 const valueFlags = (command: CompletionCommand): string[] => command.options.filter((o) => o.takesValue).flatMap((o) => o.flags);
 
-/** Shell word for a case pattern or a list: single-quoted. */
-const sq = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
-
 /** A shell function (bash and zsh alike) that says whether its argument is a command path, e.g. "plan new". */
 function commandPathFunction(spec: CompletionSpec): string[] {
   return [
     `${fn(spec)}_command_path() {`,
     '  case "$1" in',
-    `    ${spec.commands.filter((c) => c.path.length > 0).map((c) => sq(key(c))).join('|')}) return 0 ;;`,
+    `    ${spec.commands.filter((c) => c.path.length > 0).map((c) => shellQuote(key(c))).join('|')}) return 0 ;;`,
     '  esac',
     '  return 1',
     '}',
@@ -55,20 +53,20 @@ function renderBash(spec: CompletionSpec): string {
     '  case "$path" in',
   ];
   for (const command of spec.commands) {
-    lines.push(`    ${sq(key(command))})`);
+    lines.push(`    ${shellQuote(key(command))})`);
     const withChoices = command.options.filter((o) => o.choices);
     const others = valueFlags(command).filter((flag) => !withChoices.some((o) => o.flags.includes(flag)));
     if (withChoices.length > 0 || others.length > 0) {
       lines.push('      case "$prev" in');
-      for (const option of withChoices) lines.push(`        ${option.flags.map(sq).join('|')}) COMPREPLY=($(compgen -W ${sq((option.choices ?? []).join(' '))} -- "$cur")); return ;;`);
+      for (const option of withChoices) lines.push(`        ${option.flags.map(shellQuote).join('|')}) COMPREPLY=($(compgen -W ${shellQuote((option.choices ?? []).join(' '))} -- "$cur")); return ;;`);
       // A value without known choices: the shell's default (file names).
-      if (others.length > 0) lines.push(`        ${others.map(sq).join('|')}) return ;;`);
+      if (others.length > 0) lines.push(`        ${others.map(shellQuote).join('|')}) return ;;`);
       lines.push('      esac');
     }
     const flags = command.options.flatMap((o) => o.flags).join(' ');
-    lines.push(`      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W ${sq(flags)} -- "$cur")); return; fi`);
-    if (command.subcommands.length > 0) lines.push(`      COMPREPLY=($(compgen -W ${sq(command.subcommands.map((s) => s.name).join(' '))} -- "$cur"))`);
-    else if (command.argumentChoices) lines.push(`      COMPREPLY=($(compgen -W ${sq(command.argumentChoices.join(' '))} -- "$cur"))`);
+    lines.push(`      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W ${shellQuote(flags)} -- "$cur")); return; fi`);
+    if (command.subcommands.length > 0) lines.push(`      COMPREPLY=($(compgen -W ${shellQuote(command.subcommands.map((s) => s.name).join(' '))} -- "$cur"))`);
+    else if (command.argumentChoices) lines.push(`      COMPREPLY=($(compgen -W ${shellQuote(command.argumentChoices.join(' '))} -- "$cur"))`);
     lines.push('      ;;');
   }
   lines.push('  esac', '}', `complete -o default -F ${name} ${spec.program}`, '');
@@ -98,7 +96,7 @@ function renderZsh(spec: CompletionSpec): string {
     '  case "$path_" in',
   ];
   for (const command of spec.commands) {
-    lines.push(`    ${sq(key(command))})`);
+    lines.push(`    ${shellQuote(key(command))})`);
     const specs = command.options.map((option) => {
       const description = zshText(option.description);
       const value = option.takesValue ? (option.choices ? `:value:(${option.choices.join(' ')})` : ':value:_files') : '';
@@ -106,7 +104,7 @@ function renderZsh(spec: CompletionSpec): string {
       return `'${flags}[${description.replace(/'/g, `'\\''`)}]${value}'`;
     });
     if (command.subcommands.length > 0) {
-      const described = command.subcommands.map((sub) => sq(`${sub.name}:${zshText(sub.description)}`));
+      const described = command.subcommands.map((sub) => shellQuote(`${sub.name}:${zshText(sub.description)}`));
       lines.push(`      local -a subcommands=(${described.join(' ')})`);
       lines.push(`      _arguments -s ${specs.join(' ')} '1:command:{_describe command subcommands}' '*::argument:_files'`);
     } else if (command.argumentChoices) {
@@ -131,13 +129,13 @@ function renderFish(spec: CompletionSpec): string {
     const seen = command.path.map((word) => `__fish_seen_subcommand_from ${word}`);
     const notFurther = command.subcommands.length > 0 ? [`not __fish_seen_subcommand_from ${command.subcommands.map((s) => s.name).join(' ')}`] : [];
     const condition = command.path.length === 0 && command.subcommands.length > 0 ? ['__fish_use_subcommand'] : [...seen, ...notFurther];
-    const when = condition.length === 0 ? '' : ` -n ${sq(condition.join('; and '))}`;
-    for (const sub of command.subcommands) lines.push(`complete -c ${p}${when} -a ${sq(sub.name)} -d ${fishText(sub.description)}`);
-    if (command.argumentChoices) lines.push(`complete -c ${p}${when} -a ${sq(command.argumentChoices.join(' '))}`);
+    const when = condition.length === 0 ? '' : ` -n ${shellQuote(condition.join('; and '))}`;
+    for (const sub of command.subcommands) lines.push(`complete -c ${p}${when} -a ${shellQuote(sub.name)} -d ${fishText(sub.description)}`);
+    if (command.argumentChoices) lines.push(`complete -c ${p}${when} -a ${shellQuote(command.argumentChoices.join(' '))}`);
     else if (command.subcommands.length === 0) lines.push(`complete -c ${p}${when} -F`);
     for (const option of command.options) {
       const names = option.flags.map((flag) => (flag.startsWith('--') ? `-l ${flag.slice(2)}` : `-s ${flag.slice(1)}`)).join(' ');
-      const value = option.takesValue ? (option.choices ? ` -x -a ${sq(option.choices.join(' '))}` : ' -r -F') : '';
+      const value = option.takesValue ? (option.choices ? ` -x -a ${shellQuote(option.choices.join(' '))}` : ' -r -F') : '';
       lines.push(`complete -c ${p}${when} ${names}${value} -d ${fishText(option.description)}`);
     }
   }
