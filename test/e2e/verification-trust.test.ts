@@ -102,6 +102,9 @@ describe('regressions: a phase that breaks an earlier phase\'s gate', () => {
     const summary = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; regressions?: unknown[] }).find((e) => e.type === 'run_summary');
     expect(summary?.regressions).toEqual([{ phaseId: '1', name: 'one', command: ONE_GATE.command, passed: false, mode: 'end', suspects: ['2'] }]);
 
+    const status = await project.run(['status']);
+    expect(status.stdout).toContain('regression gates: 0 of 1 passed');
+    expect(status.stdout).toContain('Next: fix what broke gate(s) one of phase 1 (regression check above), then `debussy run plans/e2e/MASTER_PLAN.md` checks them again');
     // Running again without a fix runs no phase, but checks again: the regression does not turn green by itself.
     const sessions = project.api.mainRequests().length;
     const again = await project.run(['run', project.planArg]);

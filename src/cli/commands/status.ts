@@ -24,6 +24,10 @@ function nextStep(state: RunState, status: string): string {
     const p = state.phases[current];
     return `\`debussy run ${plan}\` resumes phase ${current} from its checkpoint (restarts ${p?.restarts ?? 0}, retries ${p?.retries ?? 0} carried over)`;
   }
+  const broken = (state.regressions ?? []).filter((r) => !r.passed && r.mode === 'end');
+  if (pending.length === 0 && broken.length > 0) {
+    return `fix what broke gate(s) ${broken.map((r) => `${r.name} of phase ${r.phaseId}`).join(', ')} (regression check above), then \`debussy run ${plan}\` checks them again`;
+  }
   if (status === 'blocked') return `answer what the agent needs (reason above), then \`debussy run ${plan}\` runs phase ${pending[0] ?? '?'} again`;
   return `\`debussy run ${plan}\` skips the completed phases and runs ${pending.join(', ') || 'nothing'}`;
 }
