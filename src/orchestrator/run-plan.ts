@@ -118,11 +118,12 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     const unwritable = recorder.unsavedError();
     if (unwritable) throw unwritable;
     recordPlanUsed(root, plan.path);
-    if (planChange) recorder.record(planChange.event);
     reporter.runStarted({
       runId, plan, phases: toRun, alreadyComplete: alreadyComplete.map((p) => ({ id: p.id, why: resume.completed.get(p.id) ?? '' })),
       maxRestarts: config.max_restarts, contextThreshold: config.context_threshold, resumedFrom: resume.resumedFrom,
     });
+    // Before any phase starts: what changed in the plan and what this run does about it.
+    if (planChange) recorder.record(planChange.event);
     const permissionProblem = permissionWarning(config, gateCommandsOf(toRun));
     if (permissionProblem !== undefined) recorder.record({ type: 'notice', level: 'warning', message: permissionProblem });
     const hooksOff = hooksOffWarning(config.claude_args, root, input.env);
