@@ -17,6 +17,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { AgentProcessError } from '../errors/index.js';
 import { shellQuote } from '../text/shell-quote.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export type ClaudeSettings = Record<string, unknown>;
 
@@ -99,7 +100,7 @@ export function readSettingsValue(value: string, cwd: string): { settings: Claud
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return { problem: `${describeValue(value, cwd)} is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { problem: `${describeValue(value, cwd)} is not valid JSON (${errorMessage(error)})` };
   }
   if (!isObject(parsed)) return { problem: `${describeValue(value, cwd)} is not a JSON object` };
   if (parsed.hooks !== undefined && !isObject(parsed.hooks)) return { problem: `${describeValue(value, cwd)} has "hooks" that is not an object` };

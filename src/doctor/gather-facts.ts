@@ -14,6 +14,7 @@ import { findExecutable } from '../agent/agent-launch.js';
 import { permissionSettingsOf } from '../orchestrator/preflight.js';
 import { bashVerdict, editVerdict } from '../permissions/rule-check.js';
 import type { AuthFacts, ClaudeFacts, ConfigFacts, GitFacts, NotifyFacts, PermissionFacts } from './checks.js';
+import { errorMessage } from '../errors/error-message.js';
 
 const VERSION_TIMEOUT_MS = 15_000;
 const WEBHOOK_PROBE_TIMEOUT_MS = 5_000;
@@ -116,7 +117,7 @@ export async function gatherConfig(root: string, explicitPath: string | undefine
   try {
     ({ file, raw } = await loadConfigFile(root, explicitPath));
   } catch (error) {
-    loadErrors.push(error instanceof Error ? error.message : String(error));
+    loadErrors.push(errorMessage(error));
   }
   // With a file that cannot be read, the other checks look at the defaults.
   const resolved = resolveConfig({ file, raw: loadErrors.length > 0 ? undefined : raw });

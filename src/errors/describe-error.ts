@@ -5,13 +5,14 @@
  */
 import { DebussyError } from './debussy-error.js';
 import { EXIT_CODES } from './exit-codes.js';
+import { errorMessage } from './error-message.js';
 
 /** The lines printError writes for `error`, and its exit code. */
 export function describeError(error: unknown): { text: string; code: number } {
   if (error instanceof DebussyError) {
     return { text: `debussy: ${error.message}\n${error.hint ? `  ${error.hint}\n` : ''}`, code: error.exitCode };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const detail = process.env.DEBUSSY_DEBUG && error instanceof Error && error.stack
     ? `${error.stack}\n`
     : '  This is a bug in debussy. Set DEBUSSY_DEBUG=1 for the stack trace and report it.\n';

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { cutText } from '../redact/redact-then-cut.js';
 import type { NotificationMessage } from './notification.js';
 import type { Notifier, NotifierOutcome } from './notifier.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface DesktopNotifierOptions {
   platform?: NodeJS.Platform;
@@ -89,7 +90,7 @@ export function createDesktopNotifier(options: DesktopNotifierOptions = {}): Not
         const problem = await run(executable, command.args, env, timeoutMs);
         return problem === undefined ? { notifier: 'desktop', status: 'sent' } : { notifier: 'desktop', status: 'failed', detail: problem };
       } catch (error) {
-        return { notifier: 'desktop', status: 'failed', detail: error instanceof Error ? error.message : String(error) };
+        return { notifier: 'desktop', status: 'failed', detail: errorMessage(error) };
       }
     },
   };

@@ -4,6 +4,7 @@
  */
 import { createRedactor, redactDeep, type Redactor } from '../redact/index.js';
 import { DEFAULT_MAX_FAILURES_SHOWN, renderPersistentFailure, type NotificationMessage, type PersistentFailureNotification } from './notification.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export type NotifierStatus = 'sent' | 'skipped' | 'failed';
 
@@ -25,10 +26,6 @@ export interface SendOptions {
   maxFailures?: number;
 }
 
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Sends an already-rendered message through every notifier, redacted first. Never throws. */
 export async function sendNotification(message: NotificationMessage, notifiers: readonly Notifier[], redact: Redactor = createRedactor()): Promise<NotifierOutcome[]> {
   const safe: NotificationMessage = {
@@ -44,7 +41,7 @@ export async function sendNotification(message: NotificationMessage, notifiers: 
         const outcome = await notifier.send(safe);
         return outcome.detail === undefined ? outcome : { ...outcome, detail: redact(outcome.detail) };
       } catch (error) {
-        return { notifier: notifier.name, status: 'failed', detail: redact(describeError(error)) };
+        return { notifier: notifier.name, status: 'failed', detail: redact(errorMessage(error)) };
       }
     }),
   );

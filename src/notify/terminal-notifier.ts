@@ -1,6 +1,7 @@
 /** The notifier that is always there: a block of text written to the terminal (usually stderr). */
 import type { NotificationMessage } from './notification.js';
 import type { Notifier, NotifierOutcome } from './notifier.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export function formatForTerminal(message: NotificationMessage): string {
   const indented = message.body
@@ -18,7 +19,7 @@ export function createTerminalNotifier(write: (text: string) => void): Notifier 
         write(formatForTerminal(message));
         return Promise.resolve({ notifier: 'terminal', status: 'sent' });
       } catch (error) {
-        return Promise.resolve({ notifier: 'terminal', status: 'failed', detail: error instanceof Error ? error.message : String(error) });
+        return Promise.resolve({ notifier: 'terminal', status: 'failed', detail: errorMessage(error) });
       }
     },
   };

@@ -7,6 +7,7 @@
  */
 import type { NotificationMessage } from './notification.js';
 import type { Notifier, NotifierOutcome } from './notifier.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export type WebhookFormat = 'ntfy' | 'json';
 
@@ -62,7 +63,7 @@ function describeFailure(error: unknown, timeoutMs: number, url: string): string
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `timed out after ${timeoutMs} ms`;
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
-  return withoutUrl(`${error instanceof Error ? error.message : String(error)}${code}`, url);
+  return withoutUrl(`${errorMessage(error)}${code}`, url);
 }
 
 /** The URL fetch is given, and the Authorization its `user:password@` part becomes. */

@@ -12,6 +12,7 @@ import { updatePhaseStatusCell } from '../plan/index.js';
 import { withStatusCell } from '../plan/status-cell.js';
 import type { PhaseStatus } from '../plan/types.js';
 import type { PhaseContext } from './phase-context.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export async function markPlanStatus(ctx: PhaseContext, phaseId: string, status: PhaseStatus): Promise<void> {
   if (!ctx.config.update_plan_status) return;
@@ -23,7 +24,7 @@ export async function markPlanStatus(ctx: PhaseContext, phaseId: string, status:
     }
     if (status !== 'in_progress') await commitPlanStatus(ctx, phaseId, status);
   } catch (error) {
-    ctx.recorder.record({ type: 'notice', level: 'warning', phaseId, message: `update_plan_status: could not update the master plan: ${error instanceof Error ? error.message : String(error)}` });
+    ctx.recorder.record({ type: 'notice', level: 'warning', phaseId, message: `update_plan_status: could not update the master plan: ${errorMessage(error)}` });
   }
 }
 

@@ -5,6 +5,7 @@ import { parsePhaseFile } from './phase-file.js';
 import { unique } from './phase-ids.js';
 import type { AuditFinding, DependencyRef, Phase, Plan } from './types.js';
 import { errorCode } from '../errors/error-code.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface PlanOptions {
   /** The config's `gates:` map, gate name -> command, used when a gate bullet names no command. */
@@ -121,7 +122,7 @@ function reason(error: unknown): string {
   const code = errorCode(error);
   if (code === 'EISDIR') return 'it is a folder';
   if (code === 'EACCES') return 'permission denied';
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /** Master plan first, then phase files in table order; by line within a file. */

@@ -5,6 +5,7 @@ import { leadingPhaseId } from './phase-ids.js';
 import { statusLabel } from './status.js';
 import { PlanError } from '../errors/index.js';
 import type { PhaseStatus } from './types.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * Rewrites the Status cell of one phase's row in the master table and nothing else: every other
@@ -16,7 +17,7 @@ export async function updatePhaseStatusCell(masterPath: string, phaseId: string,
   try {
     text = await readFile(masterPath, 'utf8');
   } catch (error) {
-    throw new PlanError('E_PLAN_UNREADABLE', `cannot read the master plan ${masterPath}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new PlanError('E_PLAN_UNREADABLE', `cannot read the master plan ${masterPath}: ${errorMessage(error)}`);
   }
   const updated = withStatusCell(text, phaseId, status);
   if (updated === undefined) return false;

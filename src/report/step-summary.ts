@@ -6,6 +6,7 @@ import { appendFileSync } from 'node:fs';
 import type { RunState } from '../state/index.js';
 import type { Reporter } from './reporter.js';
 import { renderMarkdownSummary } from './run-summary.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export class StepSummaryReporter implements Reporter {
   constructor(
@@ -17,7 +18,7 @@ export class StepSummaryReporter implements Reporter {
     try {
       appendFileSync(this.file, `${renderMarkdownSummary(state, resumeCommand)}\n`);
     } catch (error) {
-      this.warn(`could not write the step summary to ${this.file}: ${error instanceof Error ? error.message : String(error)}`);
+      this.warn(`could not write the step summary to ${this.file}: ${errorMessage(error)}`);
     }
   }
 }

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PrerequisiteError } from '../errors/index.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export function templatesDir(): string {
   return fileURLToPath(new URL('../../templates/', import.meta.url));
@@ -18,7 +19,7 @@ export async function readTemplate(relativePath: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     throw new PrerequisiteError('E_TEMPLATE_MISSING', `debussy's template ${relativePath} cannot be read: ${detail}`, 'The installation looks incomplete: reinstall debussy.');
   }
 }

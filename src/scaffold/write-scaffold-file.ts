@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DebussyError } from '../errors/index.js';
 import { errorCode } from '../errors/error-code.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * created: it did not exist. kept: it exists and was left alone. overwritten: --force replaced
@@ -51,6 +52,6 @@ export async function writeScaffoldFile(file: string, content: string, force: bo
 /** A file system refusal (permissions, a folder where a file should be) is the user's to fix. */
 export function cannotWrite(file: string, error: unknown): DebussyError {
   if (error instanceof DebussyError) return error;
-  const detail = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
+  const detail = errorCode(error) ?? errorMessage(error);
   return new DebussyError('E_WRITE', `cannot write ${file}: ${detail}`, { hint: 'Check that the folder is writable and that no folder has the same name as the file.' });
 }

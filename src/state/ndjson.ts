@@ -12,6 +12,7 @@
 import { closeSync, createReadStream, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StateError } from '../errors/index.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface BadLine {
   /** 1-based line number in the file. */
@@ -126,7 +127,7 @@ function inTheWay(dir: string): string {
 /** The one error for state debussy cannot write: the path, why, and what to do. */
 export function stateWriteError(path: string, error: unknown): StateError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const why = (code !== undefined ? WRITE_FAILURES[code] : undefined) ?? code ?? (error instanceof Error ? error.message : String(error));
+  const why = (code !== undefined ? WRITE_FAILURES[code] : undefined) ?? code ?? errorMessage(error);
   return new StateError('E_STATE_WRITE', `cannot write debussy's state at ${path} (${why})`, {
     cause: error,
     hint: `make ${inTheWay(dirname(path))} a writable directory (remove or rename a file or broken link in its place, check permissions and free space), then run again`,

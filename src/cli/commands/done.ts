@@ -11,6 +11,7 @@ import { createRedactor } from '../../redact/index.js';
 import { appendEvent, findProjectRoot, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
 import { blockedWithoutReasonWarning, signalEvent, signalRecordedLine } from '../../agent-signals/signal-records.js';
+import { errorMessage } from '../../errors/error-message.js';
 
 interface DoneOptions {
   phase: string;
@@ -43,7 +44,7 @@ function parseReport(text: string | undefined): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new UsageError(`--report is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, 'Pass a JSON object, e.g. --report \'{"tests": 42}\'.');
+    throw new UsageError(`--report is not valid JSON: ${errorMessage(error)}`, 'Pass a JSON object, e.g. --report \'{"tests": 42}\'.');
   }
 }
 
