@@ -38,6 +38,8 @@ export type AgentEvent =
   | { type: 'api_error'; errorType: string; text: string }
   | { type: 'api_retry'; attempt: number; maxRetries: number; delayMs: number; errorStatus: number | null }
   | { type: 'model_fallback'; from?: string; to?: string }
+  /** `rate_limit_event`: a subscription's usage limit changed status (rejected: the limit is hit); resetsAt in unix seconds. */
+  | { type: 'rate_limit'; status: string; resetsAt?: number; rateLimitType?: string }
   | { type: 'compaction'; stage: 'started' | 'boundary'; preTokens?: number; postTokens?: number }
   | {
       type: 'result';

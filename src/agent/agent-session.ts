@@ -69,8 +69,11 @@ export interface SessionEnd {
   streamTokens: { input: number; output: number };
 }
 
-/** Why the caller stopped a session, when it did: the session itself knows only that a stop was asked. */
-export type StopCause = 'context' | 'compaction' | 'timeout' | 'stall' | 'interrupt';
+/**
+ * Why the caller stopped a session, when it did: the session itself knows only that a stop was asked.
+ * budget: max_cost / max_phase_cost reached (debussy's running total, or claude's own --max-budget-usd).
+ */
+export type StopCause = 'context' | 'compaction' | 'timeout' | 'stall' | 'interrupt' | 'budget';
 
 /** An API error in one line: "rate_limit: API Error: 429 ...". */
 export function apiErrorMessage(error: Pick<ApiErrorEvent, 'errorType' | 'text'>): string {

@@ -28,10 +28,12 @@ export function permissionArgs(permissions: ClaudePermissions): string[] {
   ];
 }
 
-export function buildClaudeArgs(input: { model?: string; extraArgs: string[]; resumeSessionId?: string; permissions?: ClaudePermissions }): string[] {
+/** `maxBudgetUsd`: what the run's or phase's budget leaves (cost/budget.ts); claude stops itself there too. */
+export function buildClaudeArgs(input: { model?: string; extraArgs: string[]; resumeSessionId?: string; permissions?: ClaudePermissions; maxBudgetUsd?: string }): string[] {
   return [
     ...CLAUDE_STREAM_FLAGS,
     ...(input.model === undefined || input.model === '' ? [] : ['--model', input.model]),
+    ...(input.maxBudgetUsd === undefined ? [] : ['--max-budget-usd', input.maxBudgetUsd]),
     ...(input.resumeSessionId === undefined || input.resumeSessionId === '' ? [] : ['--resume', input.resumeSessionId]),
     ...permissionArgs(input.permissions ?? { allowedTools: [], disallowedTools: [] }),
     ...input.extraArgs,

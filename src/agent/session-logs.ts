@@ -61,6 +61,8 @@ export function formatEventLine(event: AgentEvent): string {
       return `API retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs)} ms (status ${event.errorStatus ?? 'none'})`;
     case 'model_fallback':
       return `model fallback ${event.from ?? '?'} -> ${event.to ?? '?'}`;
+    case 'rate_limit':
+      return `usage limit ${event.rateLimitType ?? '?'} ${event.status}${event.resetsAt === undefined ? '' : `, resets ${new Date(event.resetsAt * 1000).toISOString()}`}`;
     case 'compaction':
       return event.stage === 'started'
         ? 'compaction started'

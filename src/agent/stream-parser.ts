@@ -100,9 +100,21 @@ export function parseStreamLine(line: string, state: StreamParseState): AgentEve
     case 'result':
       state.responseOpen = false;
       return [parseResult(value, state)];
+    case 'rate_limit_event':
+      return parseRateLimit(value) ?? [unparsed(line, 'unknown-type', state)];
     default:
       return [unparsed(line, 'unknown-type', state)];
   }
+}
+
+/** `rate_limit_event` (subscription auth only, 2.1.197): the unified limit's status, reset (unix s) and kind. */
+function parseRateLimit(record: JsonRecord): AgentEvent[] | undefined {
+  const info = recordField(record, 'rate_limit_info');
+  const status = info === undefined ? undefined : stringField(info, 'status');
+  if (info === undefined || status === undefined) return undefined;
+  const resetsAt = numberField(info, 'resetsAt');
+  const rateLimitType = stringField(info, 'rateLimitType');
+  return [{ type: 'rate_limit', status, ...(resetsAt === undefined ? {} : { resetsAt }), ...(rateLimitType === undefined ? {} : { rateLimitType }) }];
 }
 
 function unparsed(line: string, reason: 'not-json' | 'unknown-type', state: StreamParseState): AgentEvent {

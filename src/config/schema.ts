@@ -53,6 +53,18 @@ export const CONFIG_SCHEMA = {
     kind: 'duration', default: undefined, min: 1000, flag: '--session-timeout', group: 'limits',
     description: 'Wall-clock limit for one agent session (e.g. 45m, 2h). Unset: no limit.',
   },
+  max_cost: {
+    kind: 'number', default: undefined, min: 0.01, flag: '--max-cost', group: 'limits',
+    description: 'Budget of a run in USD, counting the runs it resumes: reaching it stops the session, commits the work and exits 9 (docs/budgets.md). Unset: no budget.',
+  },
+  max_phase_cost: {
+    kind: 'number', default: undefined, min: 0.01, flag: '--max-phase-cost', group: 'limits',
+    description: 'Budget of one phase in USD, like max_cost. Unset: no budget.',
+  },
+  prices: {
+    kind: 'record', default: {}, group: 'limits',
+    description: 'Model name to "input / output / cache write / cache read" in USD per million tokens, over the shipped table (claude\'s own), e.g. {"claude-opus-4-8": "5 / 25 / 6.25 / 0.5"}.',
+  },
   stop_grace: {
     kind: 'duration', default: 5000, min: 100, group: 'limits',
     description: 'How long a stopping session gets after SIGINT before SIGTERM, and again before SIGKILL.',
@@ -168,7 +180,7 @@ export const CONFIG_SCHEMA = {
   },
   max_wait: {
     kind: 'duration', default: 21_600_000, min: 1000, group: 'recovery',
-    description: 'Longest single wait accepted; a rate-limit reset further away gives up and says when to resume.',
+    description: 'Longest single wait accepted: a usage-limit reset further away ends the run (exit 10) with the time to resume and the command.',
   },
   failure_threshold: {
     kind: 'integer', default: 5, min: 1, group: 'recovery',
@@ -227,6 +239,9 @@ export interface DebussyConfig {
   max_restarts: number;
   max_retries: number;
   session_timeout: number | undefined;
+  max_cost: number | undefined;
+  max_phase_cost: number | undefined;
+  prices: Record<string, string>;
   stop_grace: number;
   auto_commit: boolean;
   commit_on_failure: boolean;

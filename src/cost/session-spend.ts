@@ -20,6 +20,7 @@ export interface SpendFigure {
 export class SessionSpend {
   private readonly byModel = new Map<string, TokenUsage>();
   private lastModel: string | undefined;
+  private lastCall: { model: string; usage: TokenUsage } | undefined;
   private exactUsd: number | undefined;
 
   constructor(private readonly prices: PriceTable) {}
@@ -32,12 +33,20 @@ export class SessionSpend {
       sum.cacheReadTokens += event.cacheReadTokens;
       sum.cacheCreationTokens += event.cacheCreationTokens;
       this.byModel.set(event.model, sum);
+      this.lastCall = { model: event.model, usage: { ...NO_TOKENS, inputTokens: event.inputTokens, cacheReadTokens: event.cacheReadTokens, cacheCreationTokens: event.cacheCreationTokens } };
     } else if (event.type === 'output_usage' && this.lastModel !== undefined) {
       const sum = this.byModel.get(this.lastModel);
       if (sum) sum.outputTokens += event.outputTokens;
+      if (this.lastCall) this.lastCall.usage.outputTokens += event.outputTokens;
     } else if (event.type === 'result') {
       this.exactUsd = event.costUsd;
     }
+  }
+
+  /** What the next turn would cost if it were like the last one; 0 once claude's result ended the session. */
+  nextTurnUsd(): number {
+    if (this.exactUsd !== undefined || this.lastCall === undefined) return 0;
+    return estimateCost(this.lastCall.usage, this.lastCall.model, this.prices).usd;
   }
 
   figure(): SpendFigure {

@@ -21,6 +21,14 @@ export const EXIT_CODES = {
     code: 8,
     meaning: "debussy's own state (.debussy/runs) was deleted or could not be written during the run (e.g. the agent ran `git clean -fdx`): the session was stopped and its work committed; `debussy run` resumes.",
   },
+  budget: {
+    code: 9,
+    meaning: 'The run or a phase reached its budget (max_cost / max_phase_cost): the session was stopped and its work committed; raise the budget and `debussy run` continues.',
+  },
+  usageLimit: {
+    code: 10,
+    meaning: "Claude's usage limit resets later than max_wait: the work is committed; the message gives the reset time and the command to resume.",
+  },
   interrupted: { code: 130, meaning: 'Interrupted by Ctrl-C or SIGTERM; `debussy run` resumes.' },
 } as const;
 

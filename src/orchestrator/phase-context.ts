@@ -4,6 +4,7 @@ import type { FileState, UserChange } from '../git/index.js';
 import type { Plan } from '../plan/types.js';
 import type { ExitCodeName } from '../errors/index.js';
 import type { Reporter } from '../report/reporter.js';
+import type { PriceTable } from '../cost/prices.js';
 import type { BaselineResultEvent, PhaseState } from '../state/index.js';
 import type { RunRecovery } from './run-recovery.js';
 import type { RunRecorder } from './run-recorder.js';
@@ -30,6 +31,10 @@ export interface PhaseContext {
   recovery: RunRecovery;
   /** Phases taken as done so far (earlier runs and this one): their gates are the regression gates (regression_gates: each). */
   completedPhases: ReadonlySet<string>;
+  /** The price table for estimates: the shipped one with the config's `prices` (cost/prices.ts). */
+  prices: PriceTable;
+  /** How the user runs this again (said when a budget or a usage limit ends the run). */
+  resumeCommand: string;
 }
 
 export type PhaseResult =
@@ -39,6 +44,8 @@ export type PhaseResult =
   | { status: 'skipped'; reason: string }
   /** Recovery gave up on more than the phase: the run stops with this exit code. */
   | { status: 'aborted'; reason: string; hint: string; exitKind: ExitCodeName }
+  /** A budget reached, or a usage limit that resets beyond max_wait: the work is committed, the phase stays in progress and the next run resumes it. */
+  | { status: 'paused'; reason: string; hint: string; exitKind: 'budget' | 'usageLimit' }
   | { status: 'blocked'; reason: string }
   | { status: 'interrupted' };
 
@@ -50,6 +57,8 @@ export interface PhaseCarry {
   sessions: number;
   /** Set when resuming an interrupted phase: start from a checkpoint of its last state. */
   resumeReason?: string;
+  /** On a resume: what the phase spent in the runs before (max_phase_cost counts it). */
+  priorCostUsd?: number;
   baseSha?: string;
   /** On a resume: the user's changes recorded when the phase first started (never taken again). */
   userChanges?: UserChange[];

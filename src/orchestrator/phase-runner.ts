@@ -32,6 +32,9 @@ import type { PhaseCarry, PhaseContext, PhaseResult } from './phase-context.js';
 import { runSession, type SessionReport } from './session-runner.js';
 import { describeCrossing, TokenCalibration } from '../context/index.js';
 import { apiErrorMessage } from '../agent/index.js';
+import { checkBudget, describeBudgetReached, phaseSpendUsd, runSpend, type BudgetCheck, type BudgetLimits } from '../cost/index.js';
+import { recognizeUsageLimit } from '../recovery/usage-limit.js';
+import { waitForUsageLimit } from './usage-limit-wait.js';
 
 interface Attempt {
   id: string;
@@ -90,7 +93,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
     const from = carry.resumedFrom;
     const unended = from.unendedSessionLog === undefined ? [] : await activityFromStreamLog(from.unendedSessionLog);
     const lastActivity = unended.length > 0 ? unended : from.lastActivity;
-    recorder.record({ type: 'phase_resumed', phaseId: phase.id, fromRunId: from.runId, progress: from.progress, lastActivity });
+    recorder.record({ type: 'phase_resumed', phaseId: phase.id, fromRunId: from.runId, progress: from.progress, lastActivity, ...(carry.priorCostUsd === undefined ? {} : { priorCostUsd: carry.priorCostUsd }) });
   }
   // Before anything of the phase touches the tree: what differs from HEAD now is the user's.
   const commits = await PhaseCommits.start(ctx, phase.id, carry);
@@ -126,6 +129,12 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   };
 
   const finish = async (result: PhaseResult): Promise<PhaseResult> => {
+    if (result.status === 'paused') {
+      // A budget or a usage limit: the phase stays in progress, the next run resumes it.
+      ctx.reporter.notice('error', `${result.reason}\n${result.hint}`);
+      recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'in_progress', reason: result.reason });
+      return result;
+    }
     if (result.status !== 'interrupted') await markPlanStatus(ctx, phase.id, result.status === 'aborted' ? 'failed' : result.status);
     if (result.status === 'failed' || result.status === 'aborted' || result.status === 'skipped') {
       const exitKind = result.status === 'aborted' ? result.exitKind : 'failed';
@@ -161,12 +170,28 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
     attempt = startAttempt('initial', phasePrompt);
   }
 
+  const budgetLimits: BudgetLimits = { maxCost: config.max_cost, maxPhaseCost: config.max_phase_cost };
+  const spentSoFar = async () => {
+    const runState = await recorder.state();
+    return { runUsd: runSpend(runState).usd, phaseUsd: phaseSpendUsd(runState, phase.id, carry.priorCostUsd) };
+  };
+  /** A budget reached: the work is committed, the phase stays in progress, the run ends (exit 9). */
+  const budgetStop = async (reached: Extract<BudgetCheck, { kind: 'reached' }>, estimated: boolean): Promise<PhaseResult> => {
+    const text = describeBudgetReached(reached, ctx.resumeCommand);
+    recorder.record({ type: 'budget_reached', phaseId: phase.id, scope: reached.scope, limitUsd: reached.limitUsd, spentUsd: reached.spentUsd, estimated });
+    await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: text.reason });
+    return finish({ status: 'paused', reason: text.reason, hint: text.hint, exitKind: 'budget' });
+  };
+
   for (;;) {
     // A Ctrl-C that came while debussy was committing or waiting: start nothing new.
     if (ctx.interrupt.aborted) {
       await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
       return finish({ status: 'interrupted' });
     }
+    const spent = await spentSoFar();
+    const beforeSession = checkBudget(budgetLimits, spent);
+    if (beforeSession.kind === 'reached') return budgetStop(beforeSession, runSpend(await recorder.state()).estimatedUsd > 0);
     sessionIndex += 1;
     const env = buildAgentEnv({
       base: ctx.env, shimDir: ctx.shimDir, projectRoot: ctx.root, runId: ctx.runId, planPath: ctx.plan.path,
@@ -181,12 +206,31 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         contextWindow: config.context_window, maxContextTokens: config.max_context_tokens > 0 ? config.max_context_tokens : undefined,
         ...(attempt.resumeWindow === undefined ? {} : { inheritedContextWindow: attempt.resumeWindow }), calibration, stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
         sessionTimeoutMs: config.session_timeout, stallTimeoutMs: config.stall_timeout, signal: ctx.interrupt, forceStop: ctx.forceStop,
+        prices: ctx.prices, ...(beforeSession.remainingUsd === undefined ? {} : { budget: { limits: budgetLimits, spent, resumeCommand: ctx.resumeCommand } }),
       },
       recorder,
       ctx.reporter,
     );
     const state = await phaseState();
     const signal = signalForAttempt(state, attempt.id);
+
+    if (report.budgetReached !== undefined && signal === undefined) return budgetStop(report.budgetReached, report.spend.estimated);
+    // A usage limit is waited out (or ends the run), using no restart and no retry.
+    const usageLimit = signal === undefined && sessionFailed(report, false)
+      ? recognizeUsageLimit({ rateLimits: report.rateLimits, texts: [report.end.result?.text, report.end.lastApiError === undefined ? undefined : apiErrorMessage(report.end.lastApiError)], now: Date.now() })
+      : undefined;
+    if (usageLimit !== undefined) {
+      await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: `usage limit reached (${usageLimit.kind})` });
+      const waited = await waitForUsageLimit(ctx, phase.id, usageLimit);
+      if (waited.kind === 'beyond_max_wait') return finish({ status: 'paused', reason: waited.reason, hint: waited.hint, exitKind: 'usageLimit' });
+      if (waited.kind === 'interrupted') {
+        await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
+        return finish({ status: 'interrupted' });
+      }
+      const checkpoint = await checkpointFrom(`the usage limit (${usageLimit.kind}) reset after a wait`, report.lastActivity);
+      attempt = startAttempt('resume', buildRestartPrompt(checkpoint, phasePrompt));
+      continue;
+    }
 
     if (sessionFailed(report, signal !== undefined)) {
       const { failure, action } = decideRecovery(ctx, ctx.recovery, phase.id, report, recoveryState, config);

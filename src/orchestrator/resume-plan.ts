@@ -54,6 +54,7 @@ export function planResume(input: ResumeInput): ResumePlan {
         retries: state.retries,
         sessions: state.sessions.length,
         resumeReason: `run ${prior.runId} was interrupted during this phase`,
+        priorCostUsd: state.costUsd + (state.priorCostUsd ?? 0),
         ...(state.baseSha === undefined ? {} : { baseSha: state.baseSha }),
         ...(state.userChanges === undefined ? {} : { userChanges: state.userChanges }),
         ...(state.uncommittedAtStop === undefined ? {} : { uncommittedAtStop: state.uncommittedAtStop }),

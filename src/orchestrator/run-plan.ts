@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { DebussyConfig } from '../config/index.js';
-import { EXIT_CODES, exitCodeOf, UsageError } from '../errors/index.js';
+import { ConfigError, DebussyError, EXIT_CODES, exitCodeOf, UsageError } from '../errors/index.js';
 import { executionOrder, requirePhase, type Plan } from '../plan/index.js';
 import { createRedactor } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
@@ -26,6 +26,7 @@ import { readPlanFingerprint } from '../plan/read-fingerprint.js';
 import { RunRecorder } from './run-recorder.js';
 import { RunStateGuard } from './run-state-guard.js';
 import { createRunRecovery } from './run-recovery.js';
+import { budgetRaised, checkBudget, describeBudgetReached, raiseBudgetHint, runSpend, withPriceOverrides } from '../cost/index.js';
 
 export interface RunPlanInput {
   root: string;
@@ -54,6 +55,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   const { root, plan, config, reporter } = input;
   if (input.only) requirePhase(plan, input.only, '--only');
   if (input.startAt) requirePhase(plan, input.startAt, '--phase');
+  const priced = withPriceOverrides(config.prices);
+  if (priced.problems.length > 0) throw new ConfigError(priced.problems.join('; '), 'Fix the prices entry (see docs/budgets.md).');
   // An interrupted run's uncommitted changes are its agent's work, not the user's: resuming it
   // takes them on (they go into the phase's next commit) instead of refusing a dirty tree.
   const before = input.fresh ? undefined : await latestRun(root, plan.path);
@@ -106,6 +109,18 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     const alreadyComplete = selected.filter((p) => resume.completed.has(p.id) && p.id !== input.only);
     const toRun = selected.filter((p) => !alreadyComplete.includes(p));
 
+    // An interrupted run's spend counts against max_cost: a run stopped by its budget goes on only once the budget is raised.
+    const prior = priorInterrupted && previous?.state ? runSpend(previous.state) : undefined;
+    const priorCheck = checkBudget({ maxCost: config.max_cost, maxPhaseCost: undefined }, { runUsd: prior?.usd ?? 0, phaseUsd: 0 });
+    if (priorCheck.kind === 'reached') {
+      const text = describeBudgetReached(priorCheck, input.resumeCommand);
+      throw new DebussyError('E_BUDGET', `${text.reason} (in run ${previous?.runId ?? '?'} and the runs it continued)`, { exitKind: 'budget', hint: text.hint });
+    }
+    if (prior !== undefined && previous?.state?.exitCode === exitCodeOf('budget') && !budgetRaised(previous.state.budget, { maxCost: config.max_cost, maxPhaseCost: config.max_phase_cost })) {
+      throw new DebussyError('E_BUDGET', `run ${previous.runId} stopped at its budget (${previous.state.reason ?? 'budget reached'}) and the budget is not raised`, {
+        exitKind: 'budget', hint: raiseBudgetHint(previous.state.budget, prior.usd, input.resumeCommand),
+      });
+    }
     const dir = runDir(root, runId);
     // The journal is kept in memory too: an agent that cleans the tree cannot take it (run-state-guard.ts).
     guard = new RunStateGuard(input.interrupt, path.relative(root, journalPath(root, runId)));
@@ -114,6 +129,10 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       type: 'run_started', runId, planPath: plan.path, planName: plan.name, phaseIds: selected.map((p) => p.id),
       options: { context_threshold: config.context_threshold, max_restarts: config.max_restarts, max_retries: config.max_retries, tool_call_threshold: config.tool_call_threshold, only: input.only, startAt: input.startAt },
       ...(resume.resumedFrom === undefined ? {} : { resumedFrom: resume.resumedFrom }), planFingerprint,
+      ...(prior === undefined ? {} : { priorCostUsd: prior.usd, priorCostEstimatedUsd: prior.estimatedUsd }),
+      ...(config.max_cost === undefined && config.max_phase_cost === undefined ? {} : {
+        budget: { ...(config.max_cost === undefined ? {} : { maxCostUsd: config.max_cost }), ...(config.max_phase_cost === undefined ? {} : { maxPhaseCostUsd: config.max_phase_cost }) },
+      }),
     });
     const unwritable = recorder.unsavedError();
     if (unwritable) throw unwritable;
@@ -146,6 +165,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       useGit: prereq.useGit, gitRepo: prereq.gitRepo, interrupt: guard.interrupt, forceStop: input.forceStop, env: input.env,
       recovery: createRunRecovery(config, previousEvents),
       completedPhases: done,
+      prices: priced.table,
+      resumeCommand: input.resumeCommand,
     };
     const problems: string[] = [];
     let status: RunStatus = 'completed';
@@ -186,6 +207,13 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
         reason = `phase ${phase.id} is blocked: ${result.reason}`;
         break;
       }
+      if (result.status === 'paused') {
+        // The run resumes like an interrupted one, once the budget is raised or the limit has reset.
+        status = 'interrupted';
+        exitCode = exitCodeOf(result.exitKind);
+        reason = `phase ${phase.id}: ${result.reason}`;
+        break;
+      }
       if (result.status === 'aborted') {
         status = 'aborted';
         exitCode = exitCodeOf(result.exitKind);
@@ -206,9 +234,11 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       if (guard.interrupt.aborted) status = 'interrupted';
       else if (regression !== undefined) problems.unshift(regression);
     }
-    if (status === 'interrupted') {
+    if (status === 'interrupted' && reason === undefined) {
       exitCode = EXIT_CODES.interrupted.code;
       reason = 'interrupted by the user';
+    } else if (status === 'interrupted') {
+      // paused: exitCode and reason set where the run stopped
     } else if (status === 'blocked') {
       exitCode = EXIT_CODES.blocked.code;
     } else if (status === 'aborted') {

@@ -10,6 +10,8 @@ import { RefusalTracker, type Refusal } from '../permissions/refusals.js';
 import { eventForDisplay } from '../report/display-event.js';
 import type { Reporter } from '../report/reporter.js';
 import type { RunRecorder } from './run-recorder.js';
+import { checkBudget, describeBudgetReached, SessionSpend, sessionBudgetFlag, type BudgetCheck, type BudgetLimits, type PriceTable, type SpendFigure, type SpentSoFar } from '../cost/index.js';
+import type { RateLimitInfo } from '../recovery/usage-limit.js';
 
 export interface SessionRequest {
   phaseId: string;
@@ -45,6 +47,10 @@ export interface SessionRequest {
   signal: AbortSignal;
   /** Aborted on a second interrupt: kill now. */
   forceStop: AbortSignal;
+  /** The price table estimates are made with (shipped, with the config's `prices`). */
+  prices: PriceTable;
+  /** max_cost / max_phase_cost and what was spent before this session: stop when the running total reaches a budget. */
+  budget?: { limits: BudgetLimits; spent: SpentSoFar; resumeCommand: string };
 }
 
 export type { StopCause };
@@ -61,6 +67,12 @@ export interface SessionReport {
   lastActivity: string[];
   /** Tool calls claude refused for want of permission (tool errors and the result's permission_denials). */
   refusals: Refusal[];
+  /** What the session cost: claude's figure, or debussy's estimate from its tokens when it printed no result. */
+  spend: SpendFigure;
+  /** Set when the session was stopped for a budget (stoppedBy 'budget'). */
+  budgetReached?: Extract<BudgetCheck, { kind: 'reached' }>;
+  /** The session's rate_limit_events (subscription auth), in order. */
+  rateLimits: RateLimitInfo[];
 }
 
 const STARTUP_ALLOWANCE_MS = 30_000;
@@ -71,10 +83,13 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   let model = request.model;
   const activity = new ActivityTrail();
   const refusals = new RefusalTracker();
+  const spend = new SessionSpend(request.prices);
+  const rateLimits: RateLimitInfo[] = [];
+  let budgetReached: SessionReport['budgetReached'];
 
-  // A context or compaction stop lets the running tool finish (graceful); an interrupt, a timeout
-  // or a stall stops now, and claude ends the running tool.
-  const stop = (by: StopCause, reason: string, immediate = by !== 'context' && by !== 'compaction') => {
+  // A context, compaction or budget stop lets the running tool finish (graceful); an interrupt, a
+  // timeout or a stall stops now, and claude ends the running tool.
+  const stop = (by: StopCause, reason: string, immediate = by !== 'context' && by !== 'compaction' && by !== 'budget') => {
     if (stoppedBy) return;
     stoppedBy = by;
     recorder.record({ type: 'stop_requested', phaseId: request.phaseId, sessionIndex: request.sessionIndex, reason });
@@ -112,9 +127,13 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
 
   const logs = sessionLogPaths(request.logDir, request.phaseId, request.sessionIndex);
   // The callbacks above run only once events flow, after this assignment.
+  const budgetBefore = request.budget === undefined ? undefined : sessionBudgetFlag(checkBudget(request.budget.limits, request.budget.spent));
   const session: AgentSession = startAgentSession({
     command: request.claudeCommand,
-    args: buildClaudeArgs({ ...(request.model === undefined ? {} : { model: request.model }), extraArgs: request.claudeArgs, permissions: request.permissions, ...(request.resumeSessionId === undefined ? {} : { resumeSessionId: request.resumeSessionId }) }),
+    args: buildClaudeArgs({
+      ...(request.model === undefined ? {} : { model: request.model }), extraArgs: request.claudeArgs, permissions: request.permissions,
+      ...(request.resumeSessionId === undefined ? {} : { resumeSessionId: request.resumeSessionId }), ...(budgetBefore === undefined ? {} : { maxBudgetUsd: budgetBefore }),
+    }),
     cwd: request.cwd,
     env: request.env,
     prompt: request.prompt,
@@ -185,6 +204,17 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
       if (event.type === 'tool_start' && event.parentToolUseId === undefined) toolsRunning += 1;
       if (event.type === 'tool_result' && event.parentToolUseId === undefined) toolsRunning = Math.max(0, toolsRunning - 1);
       monitor.observe(event);
+      spend.observe(event);
+      if (event.type === 'rate_limit') rateLimits.push({ status: event.status, ...(event.resetsAt === undefined ? {} : { resetsAt: event.resetsAt }), ...(event.rateLimitType === undefined ? {} : { rateLimitType: event.rateLimitType }) });
+      if (request.budget !== undefined && !stoppedBy && (event.type === 'usage' || event.type === 'output_usage' || event.type === 'result')) {
+        // The running total, claude's own figure once it reports one: a budget reached stops the session as a context crossing does.
+        const check = checkBudget(request.budget.limits, request.budget.spent, spend.figure().usd, spend.nextTurnUsd());
+        const ownStop = event.type === 'result' && event.subtype === 'error_max_budget_usd';
+        if (check.kind === 'reached' || ownStop) {
+          budgetReached = check.kind === 'reached' ? check : { kind: 'reached', scope: 'run', limitUsd: request.budget.limits.maxCost ?? request.budget.limits.maxPhaseCost ?? 0, spentUsd: request.budget.spent.runUsd + spend.figure().usd, nextTurnUsd: 0 };
+          stop('budget', describeBudgetReached(budgetReached, request.budget.resumeCommand).reason);
+        }
+      }
       // What people and prompts get of the event: redacted whole, then cut (display-event.ts).
       const shown = eventForDisplay(event, recorder.redact);
       refusals.observe(shown);
@@ -203,6 +233,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   if (killTimer) clearTimeout(killTimer);
   const snapshot = monitor.snapshot();
   const lastActivity = activity.lines();
+  const figure = spend.figure();
 
   recorder.record({
     type: 'session_ended',
@@ -219,15 +250,15 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     ...(snapshot.limit === undefined ? {} : { contextLimitTokens: Math.round(snapshot.limit.tokens), contextLimitSource: snapshot.limit.source }),
     toolCalls: snapshot.toolCalls,
     // Without a result (a stopped session) claude reports no totals: the tokens come from the
-    // stream, and the cost is marked unknown rather than shown as $0.
-    costUsd: end.result?.costUsd ?? 0,
+    // stream, and the cost is debussy's estimate from them, marked as such (cost/session-spend.ts).
+    costUsd: end.result?.costUsd ?? figure.usd,
     inputTokens: end.result?.inputTokens ?? end.streamTokens.input,
     outputTokens: end.result?.outputTokens ?? end.streamTokens.output,
-    ...(end.result === undefined ? { costUnknown: true } : {}),
+    ...(end.result === undefined ? { costEstimated: true } : {}),
     durationMs: end.durationMs,
     ...(end.lastApiError === undefined ? {} : { message: apiErrorMessage(end.lastApiError) }),
     ...(lastActivity.length === 0 ? {} : { lastActivity }),
   });
 
-  return { end, crossing, stoppedBy, snapshot, model, lastActivity, refusals: refusals.refusals() };
+  return { end, crossing, stoppedBy, snapshot, model, lastActivity, refusals: refusals.refusals(), spend: figure, rateLimits, ...(budgetReached === undefined ? {} : { budgetReached }) };
 }

@@ -40,6 +40,13 @@ export interface LiveState {
   currentCostUsd: number;
   /** A session ended without claude reporting its cost (stopped before its result): the cost is a lower bound. */
   costIncomplete: boolean;
+  /** Some ended session's cost is debussy's estimate (stopped before claude's result). */
+  costEstimated: boolean;
+  /** max_cost, and what the runs this one continues spent (counted against it). */
+  budgetUsd: number | undefined;
+  priorCostUsd: number;
+  /** While waiting for a usage limit to reset: when the wait ends (epoch ms). */
+  waitUntil: number | undefined;
   finished: boolean;
 }
 
@@ -57,6 +64,10 @@ export const INITIAL_LIVE_STATE: LiveState = {
   endedCostUsd: 0,
   currentCostUsd: 0,
   costIncomplete: false,
+  costEstimated: false,
+  budgetUsd: undefined,
+  priorCostUsd: 0,
+  waitUntil: undefined,
   finished: false,
 };
 
@@ -92,7 +103,14 @@ export function applyJournalEvent(state: LiveState, event: JournalEvent, now: nu
         maxRestarts: event.options.max_restarts ?? state.maxRestarts,
         contextThreshold: event.options.context_threshold ?? state.contextThreshold,
         activity: 'starting',
+        budgetUsd: numberOr(event.budget?.maxCostUsd, undefined),
+        priorCostUsd: numberOr(event.priorCostUsd, 0) ?? 0,
       };
+    case 'usage_limit':
+      if (event.stage === 'started') return { ...state, waitUntil: numberOr(event.until, undefined), activity: `waiting for the usage limit (${event.kind}) to reset` };
+      return { ...state, waitUntil: undefined, activity: event.stage === 'ended' ? 'usage limit reset: resuming' : `usage limit (${event.kind}) resets beyond max_wait` };
+    case 'budget_reached':
+      return { ...state, activity: `${event.scope} budget reached: stopping` };
     case 'phase_started': {
       const index = state.phaseIds.indexOf(event.phaseId);
       return {
@@ -121,7 +139,7 @@ export function applyJournalEvent(state: LiveState, event: JournalEvent, now: nu
     case 'session_ended':
       return {
         ...state, sessionLive: false, endedCostUsd: state.endedCostUsd + (numberOr(event.costUsd, 0) ?? 0), currentCostUsd: 0,
-        costIncomplete: state.costIncomplete || event.costUnknown === true, activity: `session ${event.sessionIndex} ${event.outcome}`,
+        costIncomplete: state.costIncomplete || event.costUnknown === true, costEstimated: state.costEstimated || event.costEstimated === true, activity: `session ${event.sessionIndex} ${event.outcome}`,
       };
     case 'restart':
       return { ...state, phase: state.phase && { ...state.phase, restart: event.restart }, maxRestarts: event.maxRestarts, activity: `restarting from a checkpoint (${event.restart}/${event.maxRestarts})` };

@@ -21,6 +21,8 @@ export interface PhaseSummary {
   costUsd: number;
   /** False when claude reported no cost for some session (stopped before its result): costUsd is a lower bound. */
   costComplete: boolean;
+  /** Of costUsd, debussy's estimate for sessions stopped before claude's result (cost/estimate.ts). */
+  estimatedCostUsd: number;
   commits: number;
   reason: string | undefined;
 }
@@ -28,8 +30,11 @@ export interface PhaseSummary {
 /** The phases' figures summed; `peakContextPercent` is the highest of any phase, `durationMs` the whole run's. */
 export type RunTotals = Pick<
   PhaseSummary,
-  'attempts' | 'restarts' | 'peakContextPercent' | 'durationMs' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'costComplete' | 'commits'
->;
+  'attempts' | 'restarts' | 'peakContextPercent' | 'durationMs' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'costComplete' | 'estimatedCostUsd' | 'commits'
+> & {
+  /** max_cost and what counts against it: this run's cost plus the interrupted runs it continued (estimates included). */
+  budget?: { maxCostUsd: number | undefined; maxPhaseCostUsd: number | undefined; spentUsd: number; estimatedUsd: number };
+};
 
 /** An earlier phase's gate run again (regression_gates), as the end table and `run_summary` show it. */
 export interface RegressionSummary {
@@ -71,6 +76,7 @@ function phaseSummary(id: string, phase: PhaseState | undefined): PhaseSummary {
     outputTokens: phase?.outputTokens ?? 0,
     costUsd: phase?.costUsd ?? 0,
     costComplete: (phase?.sessionsWithoutCost ?? 0) === 0,
+    estimatedCostUsd: phase?.estimatedCostUsd ?? 0,
     commits: phase?.commits.length ?? 0,
     reason: phase?.reason,
   };
@@ -98,7 +104,14 @@ export function summarizeRun(state: RunState): RunSummary {
       outputTokens: sum((p) => p.outputTokens),
       costUsd: sum((p) => p.costUsd),
       costComplete: phases.every((p) => p.costComplete),
+      estimatedCostUsd: sum((p) => p.estimatedCostUsd),
       commits: sum((p) => p.commits),
+      ...(state.budget === undefined ? {} : {
+        budget: {
+          maxCostUsd: state.budget.maxCostUsd, maxPhaseCostUsd: state.budget.maxPhaseCostUsd,
+          spentUsd: (state.priorCostUsd ?? 0) + sum((p) => p.costUsd), estimatedUsd: (state.priorCostEstimatedUsd ?? 0) + sum((p) => p.estimatedCostUsd),
+        },
+      }),
     },
   };
 }
@@ -107,8 +120,22 @@ const HEADER = ['phase', 'status', 'attempts', 'restarts', 'peak ctx', 'duration
 
 const peak = (percent: number) => (percent > 0 ? `${percent.toFixed(0)}%` : '-');
 
-/** `$0.51`, or `$0.51+` when some session's cost was never reported. */
-const cost = (usd: number, complete: boolean) => `${formatCost(usd)}${complete ? '' : '+'}`;
+/** `$0.51`, `~$0.51` when it holds debussy's estimates, `$0.51+` when some session's cost was never reported. */
+const cost = (usd: number, complete: boolean, estimatedUsd = 0) => `${estimatedUsd > 0 ? '~' : ''}${formatCost(usd)}${complete ? '' : '+'}`;
+
+/** Said under the table when a cost holds estimates. */
+export const ESTIMATE_FOOTNOTE = "~ includes debussy's estimate from the tokens of sessions stopped before claude's result (restarts, Ctrl-C, budget stops)";
+
+/** Under the table: the estimate's share, and the spend against the budget. */
+export function costLines(totals: RunTotals): string[] {
+  const lines: string[] = [];
+  if (totals.estimatedCostUsd > 0) lines.push(`${ESTIMATE_FOOTNOTE}: ${formatCost(totals.estimatedCostUsd)} estimated.`);
+  const budget = totals.budget;
+  if (budget?.maxCostUsd !== undefined) {
+    lines.push(`budget: ${budget.estimatedUsd > 0 ? '~' : ''}${formatCost(budget.spentUsd)} of max_cost ${formatCost(budget.maxCostUsd)}${budget.spentUsd !== totals.costUsd ? ' (runs this one continued included)' : ''}`);
+  }
+  return lines;
+}
 
 /** Said under the table when a cost is a lower bound. */
 export const COST_FOOTNOTE = '+ claude reported no cost for sessions stopped before their end (restarts, Ctrl-C): the cost shown is what it reported; the tokens include the stopped sessions.';
@@ -116,13 +143,13 @@ export const COST_FOOTNOTE = '+ claude reported no cost for sessions stopped bef
 function cells(p: PhaseSummary): string[] {
   return [
     p.id, p.status, String(p.attempts), String(p.restarts), peak(p.peakContextPercent),
-    formatDuration(p.durationMs), formatCount(p.inputTokens + p.outputTokens), cost(p.costUsd, p.costComplete), String(p.commits),
+    formatDuration(p.durationMs), formatCount(p.inputTokens + p.outputTokens), cost(p.costUsd, p.costComplete, p.estimatedCostUsd), String(p.commits),
   ];
 }
 
 function totalCells(summary: RunSummary): string[] {
   const t = summary.totals;
-  return ['total', summary.status, String(t.attempts), String(t.restarts), peak(t.peakContextPercent), formatDuration(t.durationMs), formatCount(t.inputTokens + t.outputTokens), cost(t.costUsd, t.costComplete), String(t.commits)];
+  return ['total', summary.status, String(t.attempts), String(t.restarts), peak(t.peakContextPercent), formatDuration(t.durationMs), formatCount(t.inputTokens + t.outputTokens), cost(t.costUsd, t.costComplete, t.estimatedCostUsd), String(t.commits)];
 }
 
 function statusColor(colors: Colors, status: string): (text: string) => string {
@@ -148,6 +175,7 @@ export function renderRunSummary(state: RunState, colors: Colors = NO_COLORS): s
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   const table = [colors.bold(fmt(HEADER)), rule, ...rows.map(fmt), rule, fmt(total)];
   if (!summary.totals.costComplete) table.push(colors.dim(COST_FOOTNOTE));
+  table.push(...costLines(summary.totals).map((line) => colors.dim(line)));
   table.push(...regressionLines(summary.regressions).map((line, i) => (i === 0 ? line : colors.red(line))));
   return table.join('\n');
 }
@@ -193,6 +221,8 @@ export function renderMarkdownSummary(state: RunState, resumeCommand: string | u
     `| **Total** | | **${summary.status}** | ${totalCells(summary).slice(2).join(' | ')} |`,
   ];
   if (!summary.totals.costComplete) lines.push('', COST_FOOTNOTE);
+  const costs = costLines(summary.totals);
+  if (costs.length > 0) lines.push('', ...costs.map(mdCell));
   const regressions = regressionLines(summary.regressions);
   if (regressions.length > 0) lines.push('', ...regressions.map((line) => (line.startsWith('  ') ? `- ${mdCell(line.trim())}` : mdCell(line))));
   if (summary.reason) lines.push('', mdCell(summary.reason));

@@ -67,8 +67,8 @@ function countersLine(state: LiveState, options: FrameOptions): string {
     (phase?.restart ?? 0) > 0 ? colors.yellow(restart) : restart,
     ...(phase && phase.retry > 0 ? [`retry ${phase.retry}`] : []),
     plural(state.context?.toolCalls ?? 0, 'tool call'),
-    `cost ${formatCost(costSoFar(state))}${state.costIncomplete ? '+' : ''}`,
-    colors.dim(state.activity),
+    `cost ${state.costEstimated ? '~' : ''}${formatCost(costSoFar(state))}${state.costIncomplete ? '+' : ''}${state.budgetUsd === undefined ? '' : ` (${formatCost(state.priorCostUsd + costSoFar(state))} of ${formatCost(state.budgetUsd)})`}`,
+    colors.dim(state.waitUntil === undefined ? state.activity : `${state.activity}: ${formatDuration(Math.max(0, state.waitUntil - options.now))} left`),
   ];
   return `  ${parts.join(sep)}`;
 }

@@ -56,6 +56,12 @@ export interface RunStartedEvent extends Base {
   resumedFrom?: string;
   /** The plan as this run found it: a later run compares it with the plan then (plan/fingerprint.ts). */
   planFingerprint?: PlanFingerprint;
+  /** USD spent by the interrupted runs this one continues (their sessions, estimates included): max_cost counts it. */
+  priorCostUsd?: number;
+  /** Of priorCostUsd, what was estimated (sessions stopped before claude's result). */
+  priorCostEstimatedUsd?: number;
+  /** max_cost / max_phase_cost in force, USD (docs/budgets.md). */
+  budget?: { maxCostUsd?: number; maxPhaseCostUsd?: number };
 }
 
 export interface RunEndedEvent extends Base {
@@ -134,6 +140,8 @@ export interface SessionEndedEvent extends Base {
   outputTokens: number;
   /** The session printed no result (it was stopped or crashed): claude reported no cost for it. */
   costUnknown?: boolean;
+  /** costUsd is debussy's estimate from the session's tokens and the price table (no result from claude). */
+  costEstimated?: boolean;
   durationMs: number;
   errorClass?: string;
   message?: string;
@@ -152,6 +160,8 @@ export interface PhaseResumedEvent extends Base {
   fromRunId: string;
   progress: { message: string; ts: string; attemptId?: string }[];
   lastActivity: string[];
+  /** What the phase spent in the runs before (max_phase_cost counts it). */
+  priorCostUsd?: number;
 }
 
 /**
@@ -332,6 +342,34 @@ export interface RecoveryEvent extends Base {
   crashLoop?: unknown;
 }
 
+/** A budget (max_cost or max_phase_cost) reached: the session is stopped or none starts (docs/budgets.md). */
+export interface BudgetReachedEvent extends Base {
+  type: 'budget_reached';
+  phaseId: string;
+  scope: 'run' | 'phase';
+  limitUsd: number;
+  /** Spent at the decision, the running session's estimate included. */
+  spentUsd: number;
+  /** Whether spentUsd holds estimates. */
+  estimated: boolean;
+}
+
+/** A usage limit: debussy waits for its reset (stage started, then ended) or ends the run (stage beyond_max_wait). */
+export interface UsageLimitEvent extends Base {
+  type: 'usage_limit';
+  phaseId: string;
+  stage: 'started' | 'ended' | 'beyond_max_wait';
+  /** five_hour, seven_day, ... (claude's rateLimitType) or what the text named. */
+  kind: string;
+  source: 'rate_limit_event' | 'text';
+  /** Epoch ms of the reset, when known. */
+  resetAt?: number;
+  /** Epoch ms debussy waits until (started). */
+  until?: number;
+  /** How long the wait lasted (ended). */
+  waitedMs?: number;
+}
+
 /** A checkpoint condensed for a session after a context overflow. */
 export interface CheckpointCondensedEvent extends Base {
   type: 'checkpoint_condensed';
@@ -366,7 +404,9 @@ export type JournalEvent =
   | PlanChangedEvent
   | NoticeEvent
   | RecoveryEvent
-  | CheckpointCondensedEvent;
+  | CheckpointCondensedEvent
+  | BudgetReachedEvent
+  | UsageLimitEvent;
 
 export type JournalEventType = JournalEvent['type'];
 

@@ -126,6 +126,15 @@ function startRun(state: RunState | undefined, event: RunStartedEvent): RunState
     lastEventAt: event.ts,
   };
   if (isString(event.resumedFrom)) fresh.resumedFrom = event.resumedFrom;
+  const priorCostUsd = optionalNumber(event.priorCostUsd);
+  if (priorCostUsd !== undefined) fresh.priorCostUsd = priorCostUsd;
+  const priorEstimated = optionalNumber(event.priorCostEstimatedUsd);
+  if (priorEstimated !== undefined) fresh.priorCostEstimatedUsd = priorEstimated;
+  if (typeof event.budget === 'object' && event.budget !== null) {
+    const maxCostUsd = optionalNumber(event.budget.maxCostUsd);
+    const maxPhaseCostUsd = optionalNumber(event.budget.maxPhaseCostUsd);
+    fresh.budget = { ...(maxCostUsd === undefined ? {} : { maxCostUsd }), ...(maxPhaseCostUsd === undefined ? {} : { maxPhaseCostUsd }) };
+  }
   const fingerprint = asPlanFingerprint(event.planFingerprint);
   if (fingerprint) fresh.planFingerprint = fingerprint;
   for (const id of phaseIds) phaseFor(fresh, id);
@@ -183,6 +192,7 @@ function endSession(phase: PhaseState, event: SessionEndedEvent): void {
   session.toolCalls = Math.max(session.toolCalls, count(event.toolCalls));
   session.costUsd = count(event.costUsd);
   if (event.costUnknown === true) session.costUnknown = true;
+  if (event.costEstimated === true) session.costEstimated = true;
   session.inputTokens = count(event.inputTokens);
   session.outputTokens = count(event.outputTokens);
   const durationMs = optionalNumber(event.durationMs);
@@ -196,6 +206,7 @@ function endSession(phase: PhaseState, event: SessionEndedEvent): void {
   phase.peakContextPercent = Math.max(phase.peakContextPercent, session.peakContextPercent);
   phase.costUsd += session.costUsd;
   if (session.costUnknown === true) phase.sessionsWithoutCost += 1;
+  if (session.costEstimated === true) phase.estimatedCostUsd = (phase.estimatedCostUsd ?? 0) + session.costUsd;
   phase.inputTokens += session.inputTokens;
   phase.outputTokens += session.outputTokens;
 }
@@ -224,6 +235,8 @@ function resumePhase(phase: PhaseState, event: PhaseResumedEvent): void {
   phase.progress = [...progress, ...phase.progress];
   const lastActivity = stringList(event.lastActivity);
   if (phase.lastActivity.length === 0) phase.lastActivity = lastActivity;
+  const priorCostUsd = optionalNumber(event.priorCostUsd);
+  if (priorCostUsd !== undefined) phase.priorCostUsd = priorCostUsd;
 }
 
 function recordCommit(phase: PhaseState, event: CommitEvent): void {
@@ -247,6 +260,11 @@ function apply(state: RunState, event: JournalEvent): void {
       return;
     case 'plan_changed':
       state.planChanged = event;
+      return;
+    case 'usage_limit':
+      if (event.stage === 'started' && typeof event.until === 'number') state.usageLimitWait = { phaseId: String(event.phaseId), kind: String(event.kind), until: event.until };
+      else delete state.usageLimitWait;
+      applyToPhase(state, event);
       return;
     case 'commit_failed':
       state.notices.push({

@@ -18,6 +18,8 @@ export interface SessionSummary {
   costUsd: number;
   /** claude reported no cost for this session (no result line): costUsd is 0, not its cost. */
   costUnknown?: boolean;
+  /** costUsd is debussy's estimate from the session's tokens (docs/budgets.md). */
+  costEstimated?: boolean;
   inputTokens: number;
   outputTokens: number;
   durationMs?: number;
@@ -68,6 +70,10 @@ export interface PhaseState {
   costUsd: number;
   /** Sessions of the phase whose cost claude did not report: costUsd is then a lower bound. */
   sessionsWithoutCost: number;
+  /** Of costUsd, what debussy estimated for sessions stopped before claude's result. */
+  estimatedCostUsd?: number;
+  /** What the phase spent in the interrupted runs this one continues (phase_resumed). */
+  priorCostUsd?: number;
   inputTokens: number;
   outputTokens: number;
 }
@@ -95,4 +101,11 @@ export interface RunState {
   planChanged?: PlanChangedEvent;
   /** Earlier phases' gates run again (regression_result), in order. */
   regressions?: RegressionResultEvent[];
+  /** USD spent by the interrupted runs this one continues (run_started): max_cost counts it. */
+  priorCostUsd?: number;
+  priorCostEstimatedUsd?: number;
+  /** max_cost / max_phase_cost in force (run_started). */
+  budget?: { maxCostUsd?: number; maxPhaseCostUsd?: number };
+  /** Set while debussy waits for a usage limit to reset (usage_limit started, until ended). */
+  usageLimitWait?: { phaseId: string; kind: string; until: number };
 }

@@ -29,4 +29,10 @@ describe('buildClaudeArgs', () => {
     expect(args.indexOf('--permission-mode')).toBeLessThan(args.indexOf('--max-turns'));
     expect(args.slice(-2)).toEqual(['--max-turns', '5']);
   });
+
+  it("passes what the budget leaves as claude's own --max-budget-usd, and nothing without a budget", () => {
+    const args = buildClaudeArgs({ extraArgs: [], maxBudgetUsd: '0.1000' });
+    expect(args[args.indexOf('--max-budget-usd') + 1]).toBe('0.1000');
+    expect(buildClaudeArgs({ extraArgs: [] })).not.toContain('--max-budget-usd');
+  });
 });

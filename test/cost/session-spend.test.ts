@@ -12,10 +12,12 @@ describe('SessionSpend', () => {
     spend.observe({ type: 'output_usage', outputTokens: 10_000 });
     expect(spend.figure()).toMatchObject({ estimated: true, tokens: { inputTokens: 20_000, outputTokens: 10_000 } });
     expect(spend.figure().usd).toBeCloseTo(0.35, 9);
+    expect(spend.nextTurnUsd()).toBeCloseTo(0.35, 9);
     spend.observe(usage('m2', 'claude-haiku-4-5', 0, 1_000_000, 1_000_000));
     expect(spend.figure().usd).toBeCloseTo(0.35 + 0.1 + 1.25, 9);
     spend.observe({ type: 'result', subtype: 'success', isError: false, costUsd: 1.8, inputTokens: 1, outputTokens: 1 });
     expect(spend.figure()).toMatchObject({ usd: 1.8, estimated: false });
+    expect(spend.nextTurnUsd()).toBe(0);
   });
 
   it('names a model the table does not know', () => {
