@@ -75,9 +75,11 @@ function resetFromText(text: string, now: number): number | undefined {
   if (dated) return datedReset(dated, now);
   const hint = parseRetryHint(text, now);
   if (hint.resetAt !== undefined) {
-    // parseRetryHint takes a clock time that has passed as tomorrow's.
+    if (/\d{10}|\d{4}-\d{2}-\d{2}/.test(text)) return hint.resetAt;
+    // A clock time ("3:07pm") falls on a whole minute; parseRetryHint takes one that has passed as tomorrow's.
     const dayMs = 24 * 3_600_000;
-    return hint.resetAt - now > dayMs - JUST_PASSED_MS && !/\d{10}|\d{4}-\d{2}-\d{2}/.test(text) ? hint.resetAt - dayMs : hint.resetAt;
+    const onTheMinute = Math.round(hint.resetAt / 60_000) * 60_000;
+    return onTheMinute - now > dayMs - JUST_PASSED_MS ? onTheMinute - dayMs : onTheMinute;
   }
   return hint.retryAfterMs === undefined ? undefined : now + hint.retryAfterMs;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decideUsageLimitWait, formatClock, recognizeUsageLimit, zonedTime } from '../../src/recovery/usage-limit.js';
 
-// 2026-11-23 23:30:00 UTC = 2026-11-24 00:30 in Paris (UTC+1).
-const NOW = Date.UTC(2026, 10, 23, 23, 30, 0);
+// 2026-11-23 23:30:00.697 UTC = 2026-11-24 00:30 in Paris (UTC+1); the odd milliseconds are a clock's.
+const NOW = Date.UTC(2026, 10, 23, 23, 30, 0, 697);
 
 describe('recognizeUsageLimit', () => {
   it.each([
@@ -78,6 +78,7 @@ describe('decideUsageLimitWait', () => {
   const sixHours = 6 * 3_600_000;
   it.each([
     ['a reset within max_wait: wait for it (and a second)', NOW + 5_000, { kind: 'wait', untilMs: NOW + 6_000, delayMs: 6_000 }],
+    ['a reset just now', NOW, { kind: 'wait', untilMs: NOW + 1_000, delayMs: 1_000 }],
     ['a reset already past: go on after the margin', NOW - 5_000, { kind: 'wait', untilMs: NOW + 1_000, delayMs: 1_000 }],
   ] as const)('%s', (_name, resetAt, expected) => {
     expect(decideUsageLimitWait({ resetAt, kind: 'five_hour', source: 'text' }, NOW, sixHours)).toEqual(expected);
