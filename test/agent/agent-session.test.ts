@@ -159,6 +159,19 @@ describe('startAgentSession with a stand-in command', () => {
   });
 });
 
+describe('the agent process', () => {
+  it('runs in a process group of its own, with exactly the environment it is given', async () => {
+    // A Ctrl-C on the terminal must reach debussy, which stops the session in order, not claude.
+    const command = fakeClaude(`ps -o pgid= -p $$ | tr -d ' ' > "$DIR/pgid.txt"\nprintf '%s' "$DEBUSSY_OWNER|$HOME" > "$DIR/env.txt"\n${say(RESULT_OK)}`);
+    const session = startAgentSession(options(command, { env: { PATH: process.env.PATH, DEBUSSY_OWNER: '4242-77' } }));
+    await collect(session.events());
+    await session.ended;
+    expect(readFileSync(path.join(dir, 'pgid.txt'), 'utf8').trim()).toBe(String(session.pid));
+    expect(session.pid).not.toBe(process.pid);
+    expect(readFileSync(path.join(dir, 'env.txt'), 'utf8')).toBe('4242-77|');
+  });
+});
+
 describe('stopping and killing', () => {
   // Traps run only between commands: `sleep & wait` keeps the script responsive to signals.
   const idle = 'while :; do sleep 1 & wait $!; done';

@@ -2,6 +2,7 @@
  * Gates run as real shells: a gate ends when its shell exits (whatever it left in the background is
  * ended, not waited for), the timeout and a stop bound everything it started, setsid included.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +44,16 @@ describe('runGateCommand', () => {
   it('fails with the exit code and the output tail', async () => {
     const outcome = await runGateCommand('red', 'echo one; echo two >&2; exit 3', tempDir(), 20_000);
     expect(outcome).toMatchObject({ passed: false, exitCode: 3, timedOut: false, outputTail: 'one\ntwo' });
+  });
+
+  it('runs in a process group of its own, with the environment it is given and its marker', async () => {
+    const outcome = await runGateCommand('group', 'ps -o pgid= -p $$; echo "$DEBUSSY_OWNER ${#DEBUSSY_GATE_MARKER}"', tempDir(), 20_000, { PATH: process.env.PATH, DEBUSSY_OWNER: '4242-77' });
+    const [pgid, env] = outcome.outputTail.split('\n').map((text) => text.trim());
+    const own = execFileSync('ps', ['-o', 'pgid=', '-p', String(process.pid)], { encoding: 'utf8' }).trim();
+    expect(outcome.passed).toBe(true);
+    expect(pgid).toMatch(/^\d+$/);
+    expect(pgid).not.toBe(own);
+    expect(env).toBe('4242-77 36');
   });
 
   it('fails with one line saying why when the gate cannot start at all', async () => {
