@@ -11,7 +11,7 @@ function afterStart(extra: Record<string, unknown>) {
   const [started, ...rest] = journalOf();
   if (started?.type !== 'run_started') throw new Error('the sample journal starts with run_started');
   let state = applyRunStart(INITIAL_LIVE_STATE, START_INFO);
-  state = applyJournalEvent(state, { ...started, ...extra } as JournalEvent, T0);
+  state = applyJournalEvent(state, { ...started, ...extra }, T0);
   for (const event of rest.slice(0, 3)) state = applyJournalEvent(state, event, T0);
   return state;
 }
