@@ -147,6 +147,10 @@ export function applyJournalEvent(state: LiveState, event: JournalEvent, now: nu
       return { ...state, activity: `committed ${event.sha.slice(0, 10)}` };
     case 'gate_result':
       return { ...state, activity: `gate ${event.name} ${event.passed ? 'passed' : 'failed'}` };
+    case 'baseline_result':
+      return { ...state, activity: `${event.reverify === true ? 're-verification' : 'baseline'}: gate ${event.name} ${event.passed ? 'passes' : 'fails'}` };
+    case 'regression_result':
+      return { ...state, activity: `regression check: gate ${event.name} of phase ${event.phaseId} ${event.passed ? 'passes' : 'FAILS'}` };
     case 'phase_ended':
       if (state.phase?.id !== event.phaseId) return state;
       return { ...state, sessionLive: false, activity: `phase ${event.phaseId} ${event.status}` };

@@ -43,3 +43,18 @@ describe('GitHub annotations for verification events', () => {
     expect(annotationFor(changed as JournalEvent)).toEqual({ level: 'warning', title: 'The plan changed since run r0', message: 'phase 3 added (Three)' });
   });
 });
+
+describe('the live view while verification gates run', () => {
+  it('shows the baseline, re-verification and regression gates as the activity', async () => {
+    const { applyJournalEvent, INITIAL_LIVE_STATE } = await import('../../src/report/live-state.js');
+    const gate = { phaseId: '1', name: 'tests', command: 'npm test', exitCode: 1, durationMs: 1, outputTail: '' };
+    const [baseline, reverify, regression] = stamp([
+      { type: 'baseline_result', passed: false, ...gate },
+      { type: 'baseline_result', passed: true, reverify: true, ...gate },
+      result('build', false),
+    ]);
+    expect(applyJournalEvent(INITIAL_LIVE_STATE, baseline as JournalEvent, 0).activity).toBe('baseline: gate tests fails');
+    expect(applyJournalEvent(INITIAL_LIVE_STATE, reverify as JournalEvent, 0).activity).toBe('re-verification: gate tests passes');
+    expect(applyJournalEvent(INITIAL_LIVE_STATE, regression as JournalEvent, 0).activity).toBe('regression check: gate build of phase 1 FAILS');
+  });
+});
