@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { NO_COLORS } from '../../src/report/color.js';
 import { applyJournalEvent, applyRunStart, INITIAL_LIVE_STATE } from '../../src/report/live-state.js';
 import { renderStatusArea } from '../../src/report/status-area.js';
-import type { JournalEvent } from '../../src/state/index.js';
 import { journalOf, START_INFO, T0 } from './run-events.js';
 
 const base = { v: 1, ts: new Date(T0).toISOString(), pid: 1 } as const;
