@@ -77,6 +77,14 @@ export interface SessionReport {
 
 const STARTUP_ALLOWANCE_MS = 30_000;
 
+/** claude stopped at its own --max-budget-usd before debussy's total got there (it also counts subagents): the budget it was given. */
+function ownBudgetStop(limits: BudgetLimits, spent: SpentSoFar, runningUsd: number): Extract<BudgetCheck, { kind: 'reached' }> {
+  const run = limits.maxCost === undefined ? undefined : { scope: 'run' as const, limitUsd: limits.maxCost, spentUsd: spent.runUsd + runningUsd, nextTurnUsd: 0 };
+  const phase = limits.maxPhaseCost === undefined ? undefined : { scope: 'phase' as const, limitUsd: limits.maxPhaseCost, spentUsd: spent.phaseUsd + runningUsd, nextTurnUsd: 0 };
+  const tightest = run !== undefined && (phase === undefined || run.limitUsd - run.spentUsd <= phase.limitUsd - phase.spentUsd) ? run : phase;
+  return { kind: 'reached', ...(tightest ?? { scope: 'run', limitUsd: 0, spentUsd: spent.runUsd + runningUsd, nextTurnUsd: 0 }) };
+}
+
 export async function runSession(request: SessionRequest, recorder: RunRecorder, reporter: Required<Reporter>): Promise<SessionReport> {
   let crossing: ContextCrossing | undefined;
   let stoppedBy: SessionReport['stoppedBy'];
@@ -211,7 +219,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
         const check = checkBudget(request.budget.limits, request.budget.spent, spend.figure().usd, spend.nextTurnUsd());
         const ownStop = event.type === 'result' && event.subtype === 'error_max_budget_usd';
         if (check.kind === 'reached' || ownStop) {
-          budgetReached = check.kind === 'reached' ? check : { kind: 'reached', scope: 'run', limitUsd: request.budget.limits.maxCost ?? request.budget.limits.maxPhaseCost ?? 0, spentUsd: request.budget.spent.runUsd + spend.figure().usd, nextTurnUsd: 0 };
+          budgetReached = check.kind === 'reached' ? check : ownBudgetStop(request.budget.limits, request.budget.spent, spend.figure().usd);
           stop('budget', describeBudgetReached(budgetReached, request.budget.resumeCommand).reason);
         }
       }

@@ -116,4 +116,15 @@ describe('max_cost', () => {
     const status = await project.run(['status', '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ run: { phases: { '1': { estimatedCostUsd: expect.closeTo(0.1, 6) as unknown } } } });
   }, 120_000);
+
+  it('a malformed prices entry: one line naming it, exit 2, nothing run', async () => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'One' }], script: [], config: { prices: { 'my-model': 'cheap' } } });
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(2);
+    expect(result.stderr).toContain('prices.my-model: "cheap" is not four prices');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(project.api.mainRequests()).toEqual([]);
+    expect(await project.journal()).toEqual([]);
+  });
 });
+
