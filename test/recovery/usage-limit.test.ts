@@ -50,6 +50,12 @@ describe('recognizeUsageLimit', () => {
     expect(recognizeUsageLimit({ ...input, now: NOW })).toEqual(expected);
   });
 
+  it('a clock time without a zone is read in the local zone (TZ)', () => {
+    const local = new Date(NOW);
+    const next5am = new Date(local.getFullYear(), local.getMonth(), local.getDate() + (local.getHours() >= 5 ? 1 : 0), 5, 0).getTime();
+    expect(recognizeUsageLimit({ rateLimits: [], texts: ["You've hit your session limit · resets 5am"], now: NOW })?.resetAt).toBe(next5am);
+  });
+
   it.each([
     ['an overload', 'API Error: Repeated 529 Overloaded errors'],
     ['a plain 429 without a limit text', 'API Error: Request rejected (429) · rate limited'],
