@@ -10,7 +10,7 @@ import { loadConfigFile, resolveConfig, type DebussyConfig } from '../config/ind
 import { isGitRepo } from '../git/index.js';
 import { runGit } from '../git/run-git.js';
 import { webhookTarget } from '../notify/webhook-notifier.js';
-import { findExecutable } from '../agent/agent-launch.js';
+import { findExecutable } from '../process/find-executable.js';
 import { permissionSettingsOf } from '../orchestrator/preflight.js';
 import { bashVerdict, editVerdict } from '../permissions/rule-check.js';
 import type { AuthFacts, ClaudeFacts, ConfigFacts, GitFacts, NotifyFacts, PermissionFacts } from './checks.js';

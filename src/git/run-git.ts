@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SimpleGit, SimpleGitOptions } from 'simple-git';
-import { findExecutable } from '../agent/agent-launch.js';
+import { findExecutable } from '../process/find-executable.js';
 import { GitError } from '../errors/index.js';
 import { findMarkedProcesses, terminateProcesses } from '../process/tree.js';
 

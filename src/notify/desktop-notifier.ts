@@ -3,9 +3,8 @@
  * the tool is not on PATH (a server, CI, a container) it is skipped without a word.
  */
 import { execFile } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
 import path from 'node:path';
+import { findExecutable } from '../process/find-executable.js';
 import { cutText } from '../redact/redact-then-cut.js';
 import type { NotificationMessage } from './notification.js';
 import type { Notifier, NotifierOutcome } from './notifier.js';
@@ -20,25 +19,6 @@ export interface DesktopNotifierOptions {
 
 /** Desktop notifications are glanced at: the first lines are enough. */
 const MAX_BODY_CHARS = 600;
-
-/** The full path of `name` on `PATH`, if an executable file of that name is there. */
-export async function findExecutable(name: string, env: Readonly<Record<string, string | undefined>> = process.env, platform: NodeJS.Platform = process.platform): Promise<string | undefined> {
-  const pathValue = env.PATH ?? env.Path ?? '';
-  const extensions = platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
-  for (const dir of pathValue.split(path.delimiter)) {
-    if (dir === '') continue;
-    for (const ext of extensions) {
-      const candidate = path.join(dir, name + ext);
-      try {
-        await access(candidate, constants.X_OK);
-        return candidate;
-      } catch {
-        // not here; keep looking
-      }
-    }
-  }
-  return undefined;
-}
 
 function shortBody(body: string): string {
   return cutText(body, MAX_BODY_CHARS, '…');
@@ -85,7 +65,7 @@ export function createDesktopNotifier(options: DesktopNotifierOptions = {}): Not
       const command = commandFor(platform, message);
       if (!command) return { notifier: 'desktop', status: 'skipped', detail: `no desktop notifications on ${platform}` };
       try {
-        const executable = await findExecutable(command.tool, env, platform);
+        const executable = findExecutable(command.tool, process.cwd(), env.PATH ?? env.Path, { platform, ...(env.PATHEXT === undefined ? {} : { pathExt: env.PATHEXT }) });
         if (executable === undefined) return { notifier: 'desktop', status: 'skipped', detail: `${command.tool} is not on PATH` };
         const problem = await run(executable, command.args, env, timeoutMs);
         return problem === undefined ? { notifier: 'desktop', status: 'sent' } : { notifier: 'desktop', status: 'failed', detail: problem };

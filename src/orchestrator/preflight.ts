@@ -10,7 +10,7 @@ import { hasTrackedChanges, isGitRepo, workingTreeStatus } from '../git/index.js
 import { settingsError, userSettingsProblem } from '../agent/session-settings.js';
 import { auditPlan, formatFinding, type Phase, type Plan } from '../plan/index.js';
 import { DEBUSSY_TOOL_RULES } from '../agent/claude-args.js';
-import { findExecutable } from '../agent/agent-launch.js';
+import { findExecutable } from '../process/find-executable.js';
 import { bashVerdict, editVerdict, type PermissionSettings } from '../permissions/rule-check.js';
 import { docFile } from '../install/package-files.js';
 

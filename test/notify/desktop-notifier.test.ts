@@ -2,7 +2,8 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDesktopNotifier, findExecutable, renderPersistentFailure } from '../../src/notify/index.js';
+import { createDesktopNotifier, renderPersistentFailure } from '../../src/notify/index.js';
+import { findExecutable } from '../../src/process/find-executable.js';
 
 const message = renderPersistentFailure({
   title: 'debussy stopped phase 1: "quoted" \\ title',
@@ -66,8 +67,8 @@ describe('desktop notifier', () => {
   it('findExecutable ignores files that are not executable', async () => {
     await writeFile(path.join(dir, 'notify-send'), '#!/bin/sh\n');
     await chmod(path.join(dir, 'notify-send'), 0o644);
-    expect(await findExecutable('notify-send', { PATH: dir }, 'linux')).toBeUndefined();
+    expect(findExecutable('notify-send', dir, dir, { platform: 'linux' })).toBeUndefined();
     await chmod(path.join(dir, 'notify-send'), 0o755);
-    expect(await findExecutable('notify-send', { PATH: dir }, 'linux')).toBe(path.join(dir, 'notify-send'));
+    expect(findExecutable('notify-send', dir, dir, { platform: 'linux' })).toBe(path.join(dir, 'notify-send'));
   });
 });
