@@ -253,30 +253,28 @@ export interface ProgressEvent extends Base {
   attemptId?: string;
 }
 
-export interface GateResultEvent extends Base {
-  type: 'gate_result';
-  phaseId: string;
-  attemptId?: string;
+/** One run of a gate, as every gate event records it (the verdict of a command, its exit and its output's tail). */
+export interface GateRunFields {
   name: string;
   command: string;
   passed: boolean;
   exitCode: number | null;
   durationMs: number;
   outputTail: string;
+}
+
+export interface GateResultEvent extends Base, GateRunFields {
+  type: 'gate_result';
+  phaseId: string;
+  attemptId?: string;
   /** A failed gate that failed before the phase's first session too (its baseline): not the phase's doing. */
   inherited?: boolean;
 }
 
 /** A phase's gate run before its first session (`baseline_gates`), or to verify a completed phase again after its plan changed. */
-export interface BaselineResultEvent extends Base {
+export interface BaselineResultEvent extends Base, GateRunFields {
   type: 'baseline_result';
   phaseId: string;
-  name: string;
-  command: string;
-  passed: boolean;
-  exitCode: number | null;
-  durationMs: number;
-  outputTail: string;
   /** Run to verify again a completed phase whose file or gates changed (not a baseline of new work). */
   reverify?: boolean;
   /** Recorded by an interrupted run this one continues. */
@@ -284,16 +282,10 @@ export interface BaselineResultEvent extends Base {
 }
 
 /** An earlier phase's gate run again (`regression_gates`): after `afterPhaseId` completed (each), or at the end of the run. */
-export interface RegressionResultEvent extends Base {
+export interface RegressionResultEvent extends Base, GateRunFields {
   type: 'regression_result';
   /** The phase the gate belongs to. */
   phaseId: string;
-  name: string;
-  command: string;
-  passed: boolean;
-  exitCode: number | null;
-  durationMs: number;
-  outputTail: string;
   mode: 'each' | 'end';
   /** each: the phase just verified, whose work is checked against the earlier gate. */
   afterPhaseId?: string;
