@@ -58,10 +58,11 @@ describe('max_cost', () => {
     expect(eventsOf(events, 'budget_reached')).toMatchObject([{ phaseId: '3', scope: 'run', limitUsd: 0.5 }]);
     expect(eventsOf(events, 'budget_reached')[0]?.spentUsd).toBeCloseTo(0.45, 6);
     expect(eventsOf(events, 'stop_requested')).toMatchObject([{ phaseId: '3' }]);
-    // claude 2.1.197 answers the SIGINT of a graceful stop with a result (aborted_streaming) and
-    // its own figure; the cost of a session without one is estimated (the kill -9 test below).
+    // claude 2.1.197 usually answers the SIGINT of a graceful stop with a result (aborted_streaming)
+    // and its own figure; when it does not, debussy's estimate stands in, the same $0.05, marked.
     expect(ended[2]?.outcome).toBe('stopped');
     expect(ended[2]?.costUsd).toBeCloseTo(0.05, 6);
+    const mark = ended[2]?.costEstimated === true ? '~' : '';
     expect(eventsOf(events, 'run_ended')).toMatchObject([{ status: 'interrupted', exitCode: 9 }]);
     expect(eventsOf(events, 'phase_ended').at(-1)).toMatchObject({ phaseId: '3', status: 'in_progress' });
     // The stopped session's work (its first turn's Write ran to its end) is committed; its next step never ran.
@@ -71,7 +72,7 @@ describe('max_cost', () => {
     expect(await project.git('log', '-1', '--name-only', '--format=%s')).toContain('p3.txt');
     // The end table marks the estimate and shows the spend against the budget.
     expect(first.stdout).toMatch(/total .*\$0\.45/);
-    expect(first.stdout).toContain('budget: $0.45 of max_cost $0.50');
+    expect(first.stdout).toContain(`budget: ${mark}$0.45 of max_cost $0.50`);
 
     // Again without raising it: refused at once, nothing run, the same exit code and how to raise it.
     const mainBefore = project.api.mainRequests().length;
@@ -88,7 +89,7 @@ describe('max_cost', () => {
     expect(eventsOf(resumed, 'run_started')[0]?.priorCostUsd).toBeCloseTo(0.45, 6);
     expect(eventsOf(resumed, 'phase_ended')).toContainEqual(expect.objectContaining({ phaseId: '3', status: 'completed' }));
     expect(existsSync(path.join(project.dir, 'resumed-3.txt'))).toBe(true);
-    expect(raised.stdout).toContain('budget: $0.60 of max_cost $1.50 (runs this one continued included)');
+    expect(raised.stdout).toContain(`budget: ${mark}$0.60 of max_cost $1.50 (runs this one continued included)`);
   }, 180_000);
 
   it("a session killed before claude's result: its cost is estimated from its tokens, marked in the journal and the end table", async () => {
