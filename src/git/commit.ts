@@ -122,12 +122,17 @@ async function failed(snapshot: IndexSnapshot, reason: 'hook-failed' | 'error', 
  */
 async function identityOverrides(root: string): Promise<string[]> {
   const fallback = { 'user.name': 'debussy', 'user.email': 'debussy@localhost' };
-  const overrides: string[] = [];
-  for (const [key, value] of Object.entries(fallback)) {
-    const configured = await runGit(root, ['config', '--get', key]);
-    if (configured.exitCode !== 0 || configured.stdout.trim() === '') overrides.push(`${key}=${value}`);
+  // One git process for both keys: a line "key value" per setting, in git's order, so the last
+  // one of a key is the one git uses (exit 1 when neither is set).
+  const configured = await runGit(root, ['config', '--get-regexp', '^user\\.(name|email)$']);
+  const values = new Map<string, string>();
+  if (configured.exitCode === 0) {
+    for (const line of configured.stdout.split('\n').filter((l) => l !== '')) {
+      const space = line.indexOf(' ');
+      values.set((space < 0 ? line : line.slice(0, space)).toLowerCase(), space < 0 ? '' : line.slice(space + 1).trim());
+    }
   }
-  return overrides;
+  return Object.entries(fallback).filter(([key]) => (values.get(key) ?? '') === '').map(([key, value]) => `${key}=${value}`);
 }
 
 /** Whether any executable hook could have refused the commit (honours core.hooksPath). */

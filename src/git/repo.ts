@@ -2,10 +2,20 @@ import { resolve } from 'node:path';
 import { GitError } from '../errors/index.js';
 import { firstLines, gitQuery, gitStdout, runGitTask } from './run-git.js';
 
+/**
+ * What a process learns once about a directory's repository and keeps: a directory inside a work
+ * tree stays inside it, at the same place, while debussy runs (each answer costs a git process).
+ */
+const knownWorkTrees = new Set<string>();
+const knownPrefixes = new Map<string, Promise<string>>();
+
 /** True when `cwd` lies inside a git working tree (false for a bare repo, a .git dir, a missing dir). */
 export async function isGitRepo(cwd: string): Promise<boolean> {
+  const dir = resolve(cwd);
+  if (knownWorkTrees.has(dir)) return true;
   try {
     const { value } = await runGitTask(cwd, ['rev-parse'], (git) => git.revparse(['--is-inside-work-tree']));
+    if (value === 'true') knownWorkTrees.add(dir);
     return value === 'true';
   } catch {
     return false;
@@ -47,5 +57,12 @@ export async function gitPath(root: string, name: string): Promise<string> {
 
 /** The path of `root` relative to the top level, with a trailing slash ('' at the top level). */
 export async function pathPrefix(root: string): Promise<string> {
-  return gitQuery(root, ['rev-parse'], (git) => git.revparse(['--show-prefix']));
+  const dir = resolve(root);
+  const known = knownPrefixes.get(dir);
+  if (known !== undefined) return known;
+  const asked = gitQuery(root, ['rev-parse'], (git) => git.revparse(['--show-prefix']));
+  knownPrefixes.set(dir, asked);
+  // A failure is not kept: the next call asks git again.
+  asked.catch(() => knownPrefixes.delete(dir));
+  return asked;
 }

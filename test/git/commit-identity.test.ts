@@ -58,4 +58,20 @@ describe('commitPaths identity', () => {
 
     expect((await git(root, 'log', '-1', '--format=%an <%ae>')).trim()).toBe('Ada <ada@example.invalid>');
   });
+
+  it.each<[string, Record<string, string>, Record<string, string>, string]>([
+    ['only a name: the name is kept, the email falls back', { 'user.name': 'Ada' }, {}, 'Ada <debussy@localhost>'],
+    ['only an email: the email is kept, the name falls back', { 'user.email': 'ada@example.invalid' }, {}, 'debussy <ada@example.invalid>'],
+    ['the repository empties the global email: the last setting wins, so it falls back', { 'user.name': 'Ada', 'user.email': 'ada@example.invalid' }, { 'user.email': '' }, 'Ada <debussy@localhost>'],
+    ['the repository sets what the global config lacks', { 'user.name': 'Ada' }, { 'user.email': 'repo@example.invalid' }, 'Ada <repo@example.invalid>'],
+  ])('%s', async (_name, globalConfig, repoConfig, expected) => {
+    fixture = await makeRepo({ commit: false, identity: false });
+    const { root } = fixture;
+    for (const [key, value] of Object.entries(globalConfig)) await git(root, 'config', '--global', key, value);
+    for (const [key, value] of Object.entries(repoConfig)) await git(root, 'config', key, value);
+    await writeFiles(root, { 'work.txt': 'w\n' });
+
+    expect((await commitPaths(root, 'first', ['work.txt'])).committed).toBe(true);
+    expect((await git(root, 'log', '-1', '--format=%an <%ae>')).trim()).toBe(expected);
+  });
 });
