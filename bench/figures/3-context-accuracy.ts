@@ -15,7 +15,7 @@
  * of what entered since (debussy before issue 13), and plus characters / 4 x 1.3.
  */
 import path from 'node:path';
-import { buildClaudeArgs, startAgentSession, type AgentEvent } from '../../src/agent/index.js';
+import { apiErrorMessage, buildClaudeArgs, startAgentSession, type AgentEvent } from '../../src/agent/index.js';
 import { ContextMonitor, estimateTokens } from '../../src/context/index.js';
 import { CLAUDE_BIN, claudeEnv, makeClaudeConfigDir, tempGitRepo } from '../../test/support/claude.js';
 import { startScriptedApi, type RecordedRequest, type ScriptedTurn } from '../../test/support/scripted-api.js';
@@ -145,7 +145,7 @@ export async function contextAccuracy(options: BenchOptions): Promise<Figure> {
       monitor.observe(event);
     }
     const end = await session.ended;
-    if (end.outcome !== 'completed') throw new Error(`bench: the claude session ended ${end.outcome}: ${end.stderrTail || end.lastApiError || ''}`);
+    if (end.outcome !== 'completed') throw new Error(`bench: the claude session ended ${end.outcome}: ${end.stderrTail || (end.lastApiError ? apiErrorMessage(end.lastApiError) : '')}`);
     const byIndex = new Map<number, RecordedRequest>(api.requests.map((r) => [r.index, r]));
     for (const sample of samples) sample.trueTokens = byIndex.get(sample.request)?.trueTokens ?? Number.NaN;
     const valid = samples.filter((s) => Number.isFinite(s.trueTokens) && s.trueTokens > 0);
