@@ -53,14 +53,17 @@ export function sessionBudgetFlag(check: BudgetCheck): string | undefined {
 }
 
 /** The sentence a reached budget ends the run with, and how to go on. */
-export function describeBudgetReached(reached: Extract<BudgetCheck, { kind: 'reached' }>, resumeCommand: string): { reason: string; hint: string } {
+/** Why the run stopped at its budget, what to do, and the command that goes on (with the budget raised). */
+export function describeBudgetReached(reached: Extract<BudgetCheck, { kind: 'reached' }>, resumeCommand: string): { reason: string; hint: string; raisedCommand: string } {
   const key = reached.scope === 'run' ? 'max_cost' : 'max_phase_cost';
   const flag = reached.scope === 'run' ? '--max-cost' : '--max-phase-cost';
   const raised = suggestRaise(reached.spentUsd, reached.limitUsd);
+  const raisedCommand = `${resumeCommand} ${flag} ${raised}`;
   return {
+    raisedCommand,
     reason: `${reached.scope === 'run' ? 'run' : 'phase'} budget reached: spent ${usd(reached.spentUsd)} of ${key} ${usd(reached.limitUsd)}${
       reached.nextTurnUsd > 0 ? ` (the next turn, about ${usd(reached.nextTurnUsd)}, would cross it)` : ''}`,
-    hint: `The work so far is committed. To go on, raise the budget: ${resumeCommand} ${flag} ${raised} (or set ${key} in .debussy/config.yaml).`,
+    hint: `The work so far is committed. To go on, raise the budget: ${raisedCommand} (or set ${key} in .debussy/config.yaml).`,
   };
 }
 

@@ -45,7 +45,8 @@ export type PhaseResult =
   /** Recovery gave up on more than the phase: the run stops with this exit code. */
   | { status: 'aborted'; reason: string; hint: string; exitKind: ExitCodeName }
   /** A budget reached, or a usage limit that resets beyond max_wait: the work is committed, the phase stays in progress and the next run resumes it. */
-  | { status: 'paused'; reason: string; hint: string; exitKind: 'budget' | 'usageLimit' }
+  /** `resumeCommand`: what goes on from here when the plain command would not (a budget to raise). */
+  | { status: 'paused'; reason: string; hint: string; exitKind: 'budget' | 'usageLimit'; resumeCommand?: string }
   | { status: 'blocked'; reason: string }
   | { status: 'interrupted' };
 

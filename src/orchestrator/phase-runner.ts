@@ -180,7 +180,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
     const text = describeBudgetReached(reached, ctx.resumeCommand);
     recorder.record({ type: 'budget_reached', phaseId: phase.id, scope: reached.scope, limitUsd: reached.limitUsd, spentUsd: reached.spentUsd, estimated });
     await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'checkpoint', reason: text.reason });
-    return finish({ status: 'paused', reason: text.reason, hint: text.hint, exitKind: 'budget' });
+    return finish({ status: 'paused', reason: text.reason, hint: text.hint, exitKind: 'budget', resumeCommand: text.raisedCommand });
   };
 
   for (;;) {

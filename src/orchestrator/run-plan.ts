@@ -172,6 +172,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     let status: RunStatus = 'completed';
     let exitCode: number = EXIT_CODES.success.code;
     let reason: string | undefined;
+    /** The command the end names to go on: the plain one, unless a phase said what goes on instead. */
+    let resumeCommand = input.resumeCommand;
     /** Phases completed by sessions of this run, in order, and whether the last phase run is one (regression_gates: end). */
     const completedThisRun: string[] = [];
     let verifiedLast: string | undefined;
@@ -212,6 +214,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
         status = 'interrupted';
         exitCode = exitCodeOf(result.exitKind);
         reason = `phase ${phase.id}: ${result.reason}`;
+        if (result.resumeCommand !== undefined) resumeCommand = result.resumeCommand;
         break;
       }
       if (result.status === 'aborted') {
@@ -251,7 +254,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     ({ status, exitCode, reason } = guard.settle({ status, exitCode, reason }));
     recorder.record({ type: 'run_ended', status, exitCode, ...(reason === undefined ? {} : { reason }) });
     const final = await recorder.state();
-    reporter.runFinished(final, status === 'completed' ? undefined : input.resumeCommand);
+    reporter.runFinished(final, status === 'completed' ? undefined : resumeCommand);
     guard.finish(path.join(liveStateDir(root), 'rescued', `${runId}.journal.ndjson`));
     return { runId, status, exitCode };
   } finally {

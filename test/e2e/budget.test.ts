@@ -48,6 +48,9 @@ describe('max_cost', () => {
     // Session 3's first turn brings the total to $0.45: one more like it would cross $0.50.
     expect(out).toContain('run budget reached: spent $0.45 of max_cost $0.50 (the next turn, about $0.05, would cross it)');
     expect(out).toContain(`debussy run ${project.planArg} --max-cost 1.45`);
+    // The end's own resume line names the command that goes on, not the plain one that is refused.
+    expect(out).toContain(`To resume: debussy run ${project.planArg} --max-cost 1.45`);
+    expect(out).not.toMatch(/To resume: debussy run \S+\n/);
 
     const events = await project.journal();
     const ended = eventsOf(events, 'session_ended');
