@@ -4,9 +4,10 @@
  * and written in pieces of FLUSH_BYTES, or FLUSH_AFTER_MS after the first line of a piece
  * (`flush`), since every write costs the main thread about the same whatever its size (one per
  * line, then one per batch the reader handles, were most of what the logs cost: bench figure 1);
- * a follower still sees each line within FLUSH_AFTER_MS. A slow disk makes the reader wait
- * (`drained`) instead of buffering the session in memory. A log that cannot be written is given
- * up on, never fatal to the session.
+ * a follower still sees each line within FLUSH_AFTER_MS. Up to QUEUED_BYTES may wait to be
+ * written while the reader goes on (with node's 16 KB the reader waited for every piece to reach
+ * the disk); a slower disk makes the reader wait (`drained`) instead of buffering the session in
+ * memory. A log that cannot be written is given up on, never fatal to the session.
  */
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
@@ -79,6 +80,8 @@ const NEWLINE = Buffer.from('\n');
 const FLUSH_BYTES = 256 * 1024;
 /** ...or this long after the first of it arrived. */
 const FLUSH_AFTER_MS = 100;
+/** What may wait to be written before the reader waits for the disk (the stream's high-water mark). */
+const QUEUED_BYTES = 4 * 1024 * 1024;
 
 class AppendLog {
   private stream: WriteStream | undefined;
@@ -91,7 +94,7 @@ class AppendLog {
     if (file === undefined) return;
     try {
       mkdirSync(path.dirname(file), { recursive: true });
-      this.stream = createWriteStream(file, { flags: 'a' });
+      this.stream = createWriteStream(file, { flags: 'a', highWaterMark: QUEUED_BYTES });
       this.stream.on('error', () => {
         // Logging is a convenience: a full disk or a vanished folder must not end the session.
         this.stream = undefined;
