@@ -11,12 +11,13 @@ import { printError } from './print-error.js';
 import { redactSecrets } from '../redact/index.js';
 import { readPackageVersion } from './package-version.js';
 import { registerGettingStartedCommands } from './register-getting-started.js';
+import { docFile } from '../install/package-files.js';
 
 /** How a run shows itself: shared by `run` and `resume`. */
 function addOutputFlags(command: Command): Command {
   return command
     .option('--plain', 'one timestamped line per event, no live status area (the default when not a terminal or CI=true)')
-    .option('--json', 'print NDJSON events on stdout and nothing else (see docs/output.md)')
+    .option('--json', `print NDJSON events on stdout and nothing else (see ${docFile('output.md')})`)
     .option('--verbose', "show the agent's full text and tool output instead of one line per step");
 }
 
@@ -89,7 +90,7 @@ export function buildProgram(): Command {
     .option('--report <json>', 'a JSON report to record with the signal')
     .option('--plan <file>', 'the master plan (default: the last plan run in this project)')
     .option('--verify', "re-run the phase's gates first and refuse if any fails")
-    .option('--json', 'print what was recorded as one JSON object (docs/output.md)')
+    .option('--json', `print what was recorded as one JSON object (${docFile('output.md')})`)
     .addHelpText('after', examples([
       ['debussy done --phase 2', "the agent's signal at the end of phase 2 (during a run)"],
       ['debussy done --phase 2 --status blocked --reason "needs an API key"', 'the phase cannot go on'],
@@ -103,7 +104,7 @@ export function buildProgram(): Command {
     .requiredOption('--phase <id>', 'the phase id')
     .option('--message <text>', 'what was done or is being done')
     .option('--step <text>', 'alias of --message')
-    .option('--json', 'print what was recorded as one JSON object (docs/output.md)')
+    .option('--json', `print what was recorded as one JSON object (${docFile('output.md')})`)
     .action(lazy(() => import('./commands/progress.js')));
 
   program

@@ -27,6 +27,7 @@ import { RunRecorder } from './run-recorder.js';
 import { RunStateGuard } from './run-state-guard.js';
 import { createRunRecovery } from './run-recovery.js';
 import { budgetRaised, checkBudget, describeBudgetReached, raiseBudgetHint, runSpend, withPriceOverrides } from '../cost/index.js';
+import { docFile } from '../install/package-files.js';
 
 export interface RunPlanInput {
   root: string;
@@ -56,7 +57,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   if (input.only) requirePhase(plan, input.only, '--only');
   if (input.startAt) requirePhase(plan, input.startAt, '--phase');
   const priced = withPriceOverrides(config.prices);
-  if (priced.problems.length > 0) throw new ConfigError(priced.problems.join('; '), 'Fix the prices entry (see docs/budgets.md).');
+  if (priced.problems.length > 0) throw new ConfigError(priced.problems.join('; '), `Fix the prices entry (see ${docFile('budgets.md')}).`);
   // An interrupted run's uncommitted changes are its agent's work, not the user's: resuming it
   // takes them on (they go into the phase's next commit) instead of refusing a dirty tree.
   const before = input.fresh ? undefined : await latestRun(root, plan.path);
