@@ -5,10 +5,20 @@
  * seen, or that carries the session's marker variable, is terminated.
  */
 import { isProcessAlive } from '../process/identity.js';
+import { processTable, type ProcessBackend } from '../process/process-table.js';
 import { findDescendants, findSessionProcesses, terminateProcesses, type ProcessRef } from '../process/tree.js';
 
 export const SESSION_MARKER_VAR = 'DEBUSSY_SESSION_MARKER';
-const SNAPSHOT_INTERVAL_MS = 1_000;
+
+/**
+ * How often a session's descendants are snapshotted. A pass over /proc reads files and costs about
+ * a millisecond; a `ps` run (macOS) is a child process the event loop waits for, tens of
+ * milliseconds, so it runs every few seconds rather than every second. What carries the session's
+ * marker is found at the end either way; the snapshot is for descendants that dropped it.
+ */
+export function snapshotIntervalMs(backend: ProcessBackend): number {
+  return backend === 'ps' ? 5_000 : 1_000;
+}
 
 export class SessionProcesses {
   private readonly seen = new Map<number, ProcessRef>();
@@ -20,7 +30,7 @@ export class SessionProcesses {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => this.snapshot(), SNAPSHOT_INTERVAL_MS);
+    this.timer = setInterval(() => this.snapshot(), snapshotIntervalMs(processTable().backend));
     this.timer.unref();
   }
 
