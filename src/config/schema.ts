@@ -55,7 +55,7 @@ export const CONFIG_SCHEMA = {
   },
   max_cost: {
     kind: 'number', default: undefined, min: 0.01, flag: '--max-cost', group: 'limits',
-    description: 'Budget of a run in USD, counting the runs it resumes: reaching it stops the session, commits the work and exits 9 (docs/budgets.md). Unset: no budget.',
+    description: 'Budget of a run in USD, counting the runs it resumes: reaching it stops the session, commits the work and exits 9; `debussy run` goes on once it is raised (budgets.md in the docs debussy ships). Unset: no budget.',
   },
   max_phase_cost: {
     kind: 'number', default: undefined, min: 0.01, flag: '--max-phase-cost', group: 'limits',
