@@ -3,8 +3,10 @@
  * and a readable log (one condensed line per event). Both are append streams; lines are gathered
  * and written in pieces of FLUSH_BYTES, or FLUSH_AFTER_MS after the first line of a piece
  * (`flush`), since every write costs the main thread about the same whatever its size (one per
- * line, then one per batch the reader handles, were most of what the logs cost: bench figure 1);
- * a follower still sees each line within FLUSH_AFTER_MS. Up to QUEUED_BYTES may wait to be
+ * line, then one per batch the reader handles, were most of what the logs cost: bench figure 1).
+ * A line that comes after a quiet spell (no write for FLUSH_AFTER_MS: a session at a model's pace)
+ * is written at once: if debussy is killed the moment after, the session's last step is in the log
+ * for the next run's checkpoint. Only a burst waits, at most FLUSH_AFTER_MS. Up to QUEUED_BYTES may wait to be
  * written while the reader goes on (with node's 16 KB the reader waited for every piece to reach
  * the disk); a slower disk makes the reader wait (`drained`) instead of buffering the session in
  * memory. A log that cannot be written is given up on, never fatal to the session.
@@ -78,8 +80,8 @@ export function formatEventLine(event: AgentEvent): string {
 const NEWLINE = Buffer.from('\n');
 /** A log writes once this much has gathered... */
 const FLUSH_BYTES = 256 * 1024;
-/** ...or this long after the first of it arrived. */
-const FLUSH_AFTER_MS = 100;
+/** ...or this long after the first of it arrived, or at once when nothing was written for this long. */
+const FLUSH_AFTER_MS = 20;
 /** What may wait to be written before the reader waits for the disk (the stream's high-water mark). */
 const QUEUED_BYTES = 4 * 1024 * 1024;
 
@@ -89,6 +91,8 @@ class AppendLog {
   /** Characters or bytes gathered (near enough to decide when to write). */
   private pendingSize = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** When this log last wrote (ms since the epoch); 0 before it has. */
+  private lastWriteAt = 0;
 
   constructor(file: string | undefined) {
     if (file === undefined) return;
@@ -126,7 +130,7 @@ class AppendLog {
   flush(now = false): boolean {
     const stream = this.stream;
     if (stream === undefined || this.pending.length === 0) return stream === undefined || !stream.writableNeedDrain;
-    if (!now && this.pendingSize < FLUSH_BYTES) {
+    if (!now && this.pendingSize < FLUSH_BYTES && Date.now() - this.lastWriteAt < FLUSH_AFTER_MS) {
       this.timer ??= setTimeout(() => {
         this.timer = undefined;
         this.flush(true);
@@ -135,6 +139,7 @@ class AppendLog {
     }
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.lastWriteAt = Date.now();
     const pending = this.pending;
     this.pending = [];
     this.pendingSize = 0;

@@ -44,4 +44,24 @@ describe('SessionLogs writing in pieces', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('writes a line that follows a quiet spell at once, so a kill the moment after cannot take it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'debussy-logs-'));
+    try {
+      const raw = path.join(dir, 'raw.ndjson');
+      const logs = new SessionLogs(raw, undefined);
+      logs.rawLine('{"type":"assistant","n":1}');
+      logs.flush();
+      await new Promise((resolve) => setTimeout(resolve, 100)); // a model's pause
+      logs.rawLine('{"type":"assistant","n":2}');
+      logs.flush();
+      // Handed to the file stream in this very call: nothing waits for a timer.
+      const stream = (logs as unknown as { raw: { stream: { writableLength: number; bytesWritten: number } } }).raw.stream;
+      expect(stream.writableLength + stream.bytesWritten).toBe(Buffer.byteLength('{"type":"assistant","n":1}\n{"type":"assistant","n":2}\n'));
+      await logs.close();
+      expect(readFileSync(raw, 'utf8')).toBe('{"type":"assistant","n":1}\n{"type":"assistant","n":2}\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
