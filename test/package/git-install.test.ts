@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { git, REPO_ROOT, runCommand, type CliResult } from '../cli/cli-harness.js';
+import { git, REPO_ROOT, runCommand } from '../cli/cli-harness.js';
+import { npm } from './npm.js';
 
 const PACK_AND_INSTALL_TIMEOUT_MS = 420_000;
 
@@ -16,13 +17,6 @@ let work: string | undefined;
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-function npm(args: string[], cwd: string): Promise<CliResult> {
-  // The test may run inside `npm test`: its npm_config_* variables would steer these commands.
-  const env: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('npm_')) env[key] = value;
-  return runCommand('npm', args, { cwd, env });
-}
 
 describe("the README's install from a git URL", () => {
   it('npm pack <git url> builds the package; the tarball installs a debussy that runs', async () => {

@@ -13,6 +13,7 @@ import { CLAUDE_BIN, claudeEnv, git, makeClaudeConfigDir } from '../support/clau
 import { firstUserText, startScriptedApi, type RecordedRequest, type ScriptedTurn } from '../support/scripted-api.js';
 import { assistantTurns } from '../e2e/session-script.js';
 import { REPO_ROOT, runCommand, type CliResult } from '../cli/cli-harness.js';
+import { npm } from './npm.js';
 
 const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 const INSTALL_TIMEOUT_MS = 180_000;
@@ -21,13 +22,6 @@ let work: string;
 let tarball: string;
 let installed: string;
 let binDir: string;
-
-function npm(args: string[], cwd: string): Promise<CliResult> {
-  // The test may run inside `npm test`: its npm_config_* variables would steer these commands.
-  const env: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('npm_')) env[key] = value;
-  return runCommand('npm', args, { cwd, env });
-}
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'debussy-pack-'));
