@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundle } from './bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = () => existsSync(path.join(root, 'dist', 'cli', 'main.js'));
@@ -31,8 +32,11 @@ if (tsc !== undefined) {
     if (!built()) process.exit(build.status ?? 1);
     process.stderr.write('debussy prepare: the build reported type errors (above); dist/ was written anyway. `npm run check` shows them.\n');
   }
+  // Without a bundle debussy still runs (bin/debussy.js falls back to dist/cli/main.js), only slower to start.
+  await bundle();
 } else {
-  const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies?.typescript ?? 'latest';
+  const devDependencies = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies ?? {};
+  const version = devDependencies.typescript ?? 'latest';
   const tools = mkdtempSync(path.join(os.tmpdir(), 'debussy-build-'));
   try {
     // The global install's settings (global, prefix, allow-scripts...) must not steer this one.
@@ -49,6 +53,9 @@ if (tsc !== undefined) {
       process.stderr.write('debussy prepare: the build wrote no dist/cli/main.js.\n');
       process.exit(1);
     }
+    // The bundle is an optimisation: if esbuild cannot be fetched, debussy runs unbundled.
+    const esbuild = spawnSync('npm', ['install', '--prefix', tools, '--no-save', '--no-package-lock', '--ignore-scripts', '--no-audit', '--no-fund', `esbuild@${devDependencies.esbuild ?? 'latest'}`], { cwd: tools, env, stdio: ['ignore', 'ignore', 'ignore'] });
+    if (esbuild.status === 0) await bundle({ resolveFrom: tools, dependenciesMayBeMissing: true });
   } finally {
     rmSync(tools, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 /**
- * Builds dist/ once before the suite, so tests that spawn the real `debussy` binary run the code
+ * Builds dist/ (and its bundle) once before the suite, so tests that spawn the real `debussy` binary run the code
  * under test, whether started by `npm test` or by `npx vitest run some/file`. A type error does not
  * stop the suite here (tsc still emits, and `npm run check` reports it); the tests then show what
  * the code does.
@@ -11,4 +11,7 @@ export default function setup(): void {
   const root = path.resolve(import.meta.dirname, '..');
   const result = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
   if (result.status !== 0) process.stderr.write(`warning: the build reported errors (tests run against what it emitted):\n${result.stdout}${result.stderr}\n`);
+  // The binary runs the bundle (scripts/bundle.js) when it is as new as tsc's output: made from it here.
+  const bundled = spawnSync(process.execPath, [path.join(root, 'scripts/bundle.js')], { cwd: root, encoding: 'utf8' });
+  if (bundled.status !== 0) throw new Error(`the bundle of dist/ failed:\n${bundled.stdout}${bundled.stderr}`);
 }

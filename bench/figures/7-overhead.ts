@@ -115,7 +115,8 @@ async function warmClaude(project: E2EProject): Promise<void> {
   await new Promise((resolve) => child.on('close', resolve));
 }
 
-async function measureRun(dir: string, toolCalls: number, profileDir?: string): Promise<Measured> {
+/** Exported for a single measured run during development (`npx tsx` a script that calls it). */
+export async function measureRun(dir: string, toolCalls: number, profileDir?: string): Promise<Measured> {
   mkdirSync(dir, { recursive: true });
   const times = path.join(dir, 'claude-times.txt');
   writeFileSync(times, '');
@@ -173,6 +174,7 @@ async function measureRun(dir: string, toolCalls: number, profileDir?: string): 
         claudeTreesMs: claudeTrees.map(Math.round),
         gitAndGatesMs: Math.max(0, Math.round(run.childrenCpuMs - claudeTreeMs)),
         debussyRunPeakRssMb: round(run.vmHwmKb / 1024, 1),
+        debussyRunThreadCpuMs: Object.fromEntries(Object.entries(run.threadCpuMs ?? {}).map(([name, ms]) => [name, Math.round(ms)])),
       },
     };
   } finally {

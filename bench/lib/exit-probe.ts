@@ -17,11 +17,13 @@ export interface ProbeRecord {
   ownCpuMs: number;
   childrenCpuMs: number;
   vmHwmKb: number;
+  /** CPU time of the threads alive at exit: the main thread's, and the others' (V8's workers, libuv's pool) summed. */
+  threadCpuMs: Record<string, number>;
   /** process.memoryUsage() when the process exited (bytes). */
   memoryAtExit: { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
 }
 
-const HOOK = `import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+const HOOK = `import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import path from 'node:path';
 const out = process.env.DEBUSSY_BENCH_PROBE;
@@ -45,11 +47,21 @@ if (out) process.on('exit', () => {
     const stat = readFileSync('/proc/self/stat', 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const cpu = process.cpuUsage();
+    const threads = {};
+    for (const tid of readdirSync('/proc/self/task')) {
+      try {
+        const t = readFileSync('/proc/self/task/' + tid + '/stat', 'utf8');
+        const name = Number(tid) === process.pid ? 'main' : 'others';
+        const f = t.slice(t.lastIndexOf(')') + 2).split(' ');
+        threads[name] = (threads[name] || 0) + (Number(f[11]) + Number(f[12])) * tickMs;
+      } catch {}
+    }
     appendFileSync(out, JSON.stringify({
       pid: process.pid, argv: process.argv.slice(1),
       ownCpuMs: (cpu.user + cpu.system) / 1000,
       childrenCpuMs: (Number(fields[13]) + Number(fields[14])) * tickMs,
       vmHwmKb: hwm ? Number(hwm[1]) : -1,
+      threadCpuMs: threads,
       memoryAtExit: process.memoryUsage(),
     }) + '\\n');
   } catch {}

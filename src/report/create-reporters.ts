@@ -3,7 +3,7 @@ import { createColors } from './color.js';
 import type { ReporterChoice } from './choose-reporters.js';
 import { GitHubActionsReporter } from './github-actions.js';
 import { JsonReporter } from './json-reporter.js';
-import { LiveReporter, type LiveTerminal } from './live-reporter.js';
+import type { LiveTerminal } from './live-reporter.js';
 import { PlainReporter } from './plain-reporter.js';
 import type { Reporter } from './reporter.js';
 import { StepSummaryReporter } from './step-summary.js';
@@ -18,13 +18,18 @@ export interface ReporterStreams {
   warn: (message: string) => void;
 }
 
-export function createReporters(choice: ReporterChoice, streams: ReporterStreams): Reporter[] {
+/**
+ * The live view is imported only when chosen: it and its text measuring (string-width, ~20 ms of
+ * CPU to load) are not a plain or --json run's cost.
+ */
+export async function createReporters(choice: ReporterChoice, streams: ReporterStreams): Promise<Reporter[]> {
   const write = (text: string) => void streams.stdout.write(text);
   const colors = createColors(choice.color);
   const reporters: Reporter[] = [];
   if (choice.mode === 'json') {
     reporters.push(new JsonReporter(write));
   } else if (choice.mode === 'live') {
+    const { LiveReporter } = await import('./live-reporter.js');
     reporters.push(new LiveReporter(streams.stdout, { colors, unicode: choice.unicode, verbose: choice.verbose, ...(streams.sharedScreen ? { sharedScreen: streams.sharedScreen } : {}) }));
   } else {
     const plain = new PlainReporter(write, { verbose: choice.verbose, timestamps: true, colors });

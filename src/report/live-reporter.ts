@@ -15,7 +15,8 @@ import { PinnedArea, SHOW_CURSOR } from './pinned-area.js';
 import type { Reporter, RunStartInfo } from './reporter.js';
 import { renderRunSummary, resumeLine } from './run-summary.js';
 import { renderStatusArea } from './status-area.js';
-import { sanitizeText, truncateToWidth, visibleWidth } from './terminal-text.js';
+import { sanitizeText } from './terminal-text.js';
+import { truncateToWidth, visibleWidth } from './terminal-width.js';
 import { interceptWrites, type InterceptableStream } from './write-interceptor.js';
 
 /** What the live view needs of a terminal; process.stdout fits. */

@@ -4,7 +4,7 @@
  * it, go back to the block's first row, clear to the end of the screen, write the new lines, and
  * draw the block again below them. Each update is one write, so a frame never shows half drawn.
  */
-import { visibleWidth } from './terminal-text.js';
+import { visibleWidth } from './terminal-width.js';
 
 const ESC = '\x1b[';
 export const HIDE_CURSOR = `${ESC}?25l`;

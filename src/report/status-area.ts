@@ -6,7 +6,7 @@ import type { Colors } from './color.js';
 import { renderGauge } from './context-gauge.js';
 import { formatCost, formatDuration, formatTokensShort, plural } from './format-units.js';
 import { costSoFar, type LiveState } from './live-state.js';
-import { truncateToWidth, visibleWidth } from './terminal-text.js';
+import { truncateToWidth, visibleWidth } from './terminal-width.js';
 
 export interface FrameOptions {
   now: number;

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEBUSSY_BIN } from '../cli/cli-harness.js';
-import { visibleWidth } from '../../src/report/terminal-text.js';
+import { visibleWidth } from '../../src/report/terminal-width.js';
 import { E2EProject, eventsOf } from '../e2e/e2e-project.js';
 import { bash, scriptBySession, write } from '../e2e/session-script.js';
 import { outputEnv } from './output-env.js';

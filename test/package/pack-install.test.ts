@@ -47,6 +47,8 @@ describe('the packed package', () => {
     const files = listFiles(installed);
     expect(files).toContain('bin/debussy.js');
     expect(files).toContain('dist/cli/main.js');
+    // The bundle bin/debussy.js runs (scripts/bundle.js), as new as the modules it was made from.
+    expect(files).toContain('dist/bundle/main.js');
     expect(files).toContain('LICENSE');
     expect(files).toContain('CHANGELOG.md');
     expect(files).toContain('README.md');

@@ -1,6 +1,6 @@
 /** Display width: CJK and emoji take two columns, combining marks none; cuts never split a character. */
 import { describe, expect, it } from 'vitest';
-import { truncateToWidth, visibleWidth } from '../../src/report/terminal-text.js';
+import { truncateToWidth, visibleWidth } from '../../src/report/terminal-width.js';
 
 describe('visibleWidth', () => {
   it.each([

@@ -6,7 +6,7 @@ import { LiveReporter, type LiveTerminal } from '../../src/report/live-reporter.
 import { applyAgentEvent, applyJournalEvent, applyRunStart, costSoFar, INITIAL_LIVE_STATE, type LiveState } from '../../src/report/live-state.js';
 import { PinnedArea } from '../../src/report/pinned-area.js';
 import { renderStatusArea, type FrameOptions } from '../../src/report/status-area.js';
-import { visibleWidth } from '../../src/report/terminal-text.js';
+import { visibleWidth } from '../../src/report/terminal-width.js';
 import { foldRun, type RunState } from '../../src/state/index.js';
 import { AGENT_EVENTS, journalOf, snapshot, START_INFO, T0 } from './run-events.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, formatTokensShort } from '../../src/report/format-units.js';
-import { terminalLine, sanitizeText, truncateToWidth, visibleWidth } from '../../src/report/terminal-text.js';
+import { terminalLine, sanitizeText } from '../../src/report/terminal-text.js';
+import { truncateToWidth, visibleWidth } from '../../src/report/terminal-width.js';
 
 describe('sanitizeText', () => {
   it.each([

@@ -80,7 +80,7 @@ export default async function runCommand(planArg: string, options: RunOptions): 
     env: process.env,
     isTTY: process.stdout.isTTY === true,
   });
-  const reporter = combineReporters(createReporters(choice, {
+  const reporter = combineReporters(await createReporters(choice, {
     stdout: process.stdout,
     ...(process.stderr.isTTY ? { sharedScreen: process.stderr } : {}),
     warn: (message) => process.stderr.write(`debussy: warning: ${message}\n`),
