@@ -1,10 +1,10 @@
 import { access, constants, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { GitError } from '../errors/index.js';
-import { emptyTreeSha, gitPath, headSha, isGitRepo } from './repo.js';
+import { gitPath, isGitRepo } from './repo.js';
 import { restoreIndex, snapshotIndex, type IndexSnapshot } from './index-snapshot.js';
-import { firstLines, gitStdout, runGit, runGitTask, splitNul, type GitOutput } from './run-git.js';
+import { firstLines, runGit, runGitTask, splitNul, type GitOutput } from './run-git.js';
 
 export interface CommitResult {
   committed: boolean;
@@ -57,10 +57,7 @@ export async function commitPaths(root: string, message: string, paths: readonly
     throw error;
   }
   if (notCommitted) return notCommitted;
-
-  const sha = await headSha(root);
-  if (sha === undefined) throw new GitError(`git commit succeeded in ${root} but HEAD is unborn`);
-  return { committed: true, sha, files: await filesInCommit(root, sha) };
+  return { committed: true, ...(await headCommitListing(root)) };
 }
 
 /** Stages `paths` and commits them alone; undefined once committed, else why not (index restored). */
@@ -71,9 +68,10 @@ async function stageAndCommit(root: string, message: string, paths: readonly str
     if (add.exitCode !== 0) return await failed(snapshot, 'error', add);
 
     // A path can differ from HEAD only in the index while its file equals HEAD: nothing to record.
+    // With no commit named, `diff --cached` compares the index with HEAD, and on an unborn branch
+    // lists everything staged: no git process is needed to find the base first.
     const wanted = new Set(paths);
-    const base = (await headSha(root)) ?? (await emptyTreeSha(root));
-    const staged = await runGit(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--relative', base]);
+    const staged = await runGit(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--relative']);
     if (staged.exitCode !== 0) return await failed(snapshot, 'error', staged);
     const recordable = splitNul(staged.stdout).filter((path) => wanted.has(path));
     if (recordable.length === 0) {
@@ -117,10 +115,31 @@ async function failed(snapshot: IndexSnapshot, reason: 'hook-failed' | 'error', 
 }
 
 /**
+ * The identity overrides of each root, asked once per process (each question is a git process,
+ * on every commit of every phase). The consequence: an identity the user configures while debussy
+ * runs is used from the next run on; until then this run's commits keep the fallback it found
+ * missing (a `-c` setting wins over the user's config). An identity removed mid-run leaves the
+ * commit to git's own rules: it guesses one or refuses, and a refusal is reported with git's own
+ * message like any other failed commit.
+ */
+const knownIdentityOverrides = new Map<string, string[]>();
+
+/**
  * `-c` settings that give the commit an identity when the user has none configured. A configured
  * identity (or GIT_AUTHOR_* / GIT_COMMITTER_* in the environment, which git prefers) always wins.
  */
 async function identityOverrides(root: string): Promise<string[]> {
+  const dir = resolve(root);
+  const known = knownIdentityOverrides.get(dir);
+  if (known !== undefined) return known;
+  const { overrides, clear } = await askIdentityOverrides(root);
+  // Only a clear answer is kept (exit 0: some set, exit 1: neither set); a config file git
+  // refuses to read is asked about again on the next commit.
+  if (clear) knownIdentityOverrides.set(dir, overrides);
+  return overrides;
+}
+
+async function askIdentityOverrides(root: string): Promise<{ overrides: string[]; clear: boolean }> {
   const fallback = { 'user.name': 'debussy', 'user.email': 'debussy@localhost' };
   // One git process for both keys: a line "key value" per setting, in git's order, so the last
   // one of a key is the one git uses (exit 1 when neither is set).
@@ -132,10 +151,16 @@ async function identityOverrides(root: string): Promise<string[]> {
       values.set((space < 0 ? line : line.slice(0, space)).toLowerCase(), space < 0 ? '' : line.slice(space + 1).trim());
     }
   }
-  return Object.entries(fallback).filter(([key]) => (values.get(key) ?? '') === '').map(([key, value]) => `${key}=${value}`);
+  const overrides = Object.entries(fallback).filter(([key]) => (values.get(key) ?? '') === '').map(([key, value]) => `${key}=${value}`);
+  return { overrides, clear: configured.exitCode === 0 || configured.exitCode === 1 };
 }
 
-/** Whether any executable hook could have refused the commit (honours core.hooksPath). */
+/**
+ * Whether any executable hook could have refused the commit (honours core.hooksPath). The hooks'
+ * paths are asked afresh every time, never cached like the index path: core.hooksPath can change
+ * while debussy runs (the agent may set it), and this is asked only after a commit failed, so a
+ * fresh answer costs nothing on the path every phase takes and keeps the reason worded right.
+ */
 async function hasCommitHook(root: string): Promise<boolean> {
   for (const hook of COMMIT_HOOKS) {
     try {
@@ -148,7 +173,30 @@ async function hasCommitHook(root: string): Promise<boolean> {
   return false;
 }
 
-async function filesInCommit(root: string, sha: string): Promise<string[]> {
-  const output = await gitStdout(root, ['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', '--no-renames', '--relative', sha]);
-  return splitNul(output);
+/**
+ * The commit HEAD now points at and the paths it records (relative to root), from one git
+ * process: without --no-commit-id, diff-tree prints the commit's id before its paths, and
+ * --always prints the id even when no path under root changed (otherwise it prints nothing).
+ */
+async function headCommitListing(root: string): Promise<{ sha: string; files: string[] }> {
+  const output = await runGit(root, ['diff-tree', '--always', '-r', '--root', '--name-only', '-z', '--no-renames', '--relative', 'HEAD']);
+  const listing = output.exitCode === 0 ? parseCommitListing(output.stdout) : undefined;
+  if (listing === undefined) {
+    const why = output.exitCode === 0 ? 'no commit id in the listing' : firstLines(output.stderr || output.stdout, 3) || `exit code ${output.exitCode}`;
+    throw new GitError(`git commit succeeded in ${root} but its commit cannot be read: ${why}`);
+  }
+  return listing;
+}
+
+/** A commit id: 40 hex digits for SHA-1 repositories, 64 for SHA-256 ones. */
+const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * Reads `git diff-tree -z --name-only` output for one commit: its id, NUL-terminated, then each
+ * path, NUL-terminated. undefined when the output does not start with a commit id.
+ */
+export function parseCommitListing(output: string): { sha: string; files: string[] } | undefined {
+  const [sha, ...files] = splitNul(output);
+  if (sha === undefined || !COMMIT_ID.test(sha)) return undefined;
+  return { sha, files };
 }

@@ -1,6 +1,6 @@
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { GitError } from '../errors/index.js';
-import { gitPath } from './repo.js';
+import { indexPath } from './repo.js';
 
 /**
  * The bytes of the git index as they were before debussy staged anything. Restoring them puts
@@ -14,7 +14,7 @@ export interface IndexSnapshot {
 }
 
 export async function snapshotIndex(root: string): Promise<IndexSnapshot> {
-  const path = await gitPath(root, 'index');
+  const path = await indexPath(root);
   try {
     return { path, content: await readFile(path) };
   } catch (error) {

@@ -8,6 +8,7 @@ import { firstLines, gitQuery, gitStdout, runGitTask } from './run-git.js';
  */
 const knownWorkTrees = new Set<string>();
 const knownPrefixes = new Map<string, Promise<string>>();
+const knownIndexPaths = new Map<string, Promise<string>>();
 
 /** True when `cwd` lies inside a git working tree (false for a bare repo, a .git dir, a missing dir). */
 export async function isGitRepo(cwd: string): Promise<boolean> {
@@ -53,6 +54,23 @@ export async function emptyTreeSha(root: string): Promise<string> {
 /** Absolute path of a file inside the git dir (`index`, `hooks/pre-commit`), honouring core.hooksPath and worktrees. */
 export async function gitPath(root: string, name: string): Promise<string> {
   return resolve(root, await gitQuery(root, ['rev-parse'], (git) => git.revparse(['--git-path', name])));
+}
+
+/**
+ * Absolute path of the index file of `root`'s repository, asked once per root for the life of the
+ * process (every auto-commit snapshots the index). It cannot change while debussy runs: git
+ * derives it from the repository's layout (its git dir, a linked worktree's own dir) and from
+ * GIT_INDEX_FILE in debussy's own environment, and neither moves under a directory debussy works in.
+ */
+export async function indexPath(root: string): Promise<string> {
+  const dir = resolve(root);
+  const known = knownIndexPaths.get(dir);
+  if (known !== undefined) return known;
+  const asked = gitPath(root, 'index');
+  knownIndexPaths.set(dir, asked);
+  // A failure is not kept: the next call asks git again.
+  asked.catch(() => knownIndexPaths.delete(dir));
+  return asked;
 }
 
 /** The path of `root` relative to the top level, with a trailing slash ('' at the top level). */

@@ -59,6 +59,20 @@ describe('commitPaths identity', () => {
     expect((await git(root, 'log', '-1', '--format=%an <%ae>')).trim()).toBe('Ada <ada@example.invalid>');
   });
 
+  it('asks once per root: an identity configured while debussy runs is used from the next run', async () => {
+    fixture = await makeRepo({ commit: false, identity: false });
+    const { root } = fixture;
+    await writeFiles(root, { 'one.txt': '1\n' });
+    expect((await commitPaths(root, 'one', ['one.txt'])).committed).toBe(true);
+
+    await git(root, 'config', 'user.name', 'Ada');
+    await git(root, 'config', 'user.email', 'ada@example.invalid');
+    await writeFiles(root, { 'two.txt': '2\n' });
+    expect((await commitPaths(root, 'two', ['two.txt'])).committed).toBe(true);
+
+    expect((await git(root, 'log', '-1', '--format=%an <%ae>')).trim()).toBe('debussy <debussy@localhost>');
+  });
+
   it.each<[string, Record<string, string>, Record<string, string>, string]>([
     ['only a name: the name is kept, the email falls back', { 'user.name': 'Ada' }, {}, 'Ada <debussy@localhost>'],
     ['only an email: the email is kept, the name falls back', { 'user.email': 'ada@example.invalid' }, {}, 'debussy <ada@example.invalid>'],
