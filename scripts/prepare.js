@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle } from './bundle.js';
+import { writeVocabulary } from './vocabulary.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = () => existsSync(path.join(root, 'dist', 'cli', 'main.js'));
@@ -32,8 +33,10 @@ if (tsc !== undefined) {
     if (!built()) process.exit(build.status ?? 1);
     process.stderr.write('debussy prepare: the build reported type errors (above); dist/ was written anyway. `npm run check` shows them.\n');
   }
-  // Without a bundle debussy still runs (bin/debussy.js falls back to dist/cli/main.js), only slower to start.
+  // Without a bundle or the vocabulary file debussy still runs (bin/debussy.js falls back to
+  // dist/cli/main.js, the token counter decodes js-tiktoken's ranks), only with more CPU.
   await bundle();
+  await writeVocabulary();
 } else {
   const devDependencies = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies ?? {};
   const version = devDependencies.typescript ?? 'latest';
@@ -56,6 +59,7 @@ if (tsc !== undefined) {
     // The bundle is an optimisation: if esbuild cannot be fetched, debussy runs unbundled.
     const esbuild = spawnSync('npm', ['install', '--prefix', tools, '--no-save', '--no-package-lock', '--ignore-scripts', '--no-audit', '--no-fund', `esbuild@${devDependencies.esbuild ?? 'latest'}`], { cwd: tools, env, stdio: ['ignore', 'ignore', 'ignore'] });
     if (esbuild.status === 0) await bundle({ resolveFrom: tools, dependenciesMayBeMissing: true });
+    await writeVocabulary();
   } finally {
     rmSync(tools, { recursive: true, force: true });
   }

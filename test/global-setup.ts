@@ -1,5 +1,5 @@
 /**
- * Builds dist/ (and its bundle) once before the suite, so tests that spawn the real `debussy` binary run the code
+ * Builds dist/ (its bundle and vocabulary file too) once before the suite, so tests that spawn the real `debussy` binary run the code
  * under test, whether started by `npm test` or by `npx vitest run some/file`. A type error does not
  * stop the suite here (tsc still emits, and `npm run check` reports it); the tests then show what
  * the code does.
@@ -14,4 +14,7 @@ export default function setup(): void {
   // The binary runs the bundle (scripts/bundle.js) when it is as new as tsc's output: made from it here.
   const bundled = spawnSync(process.execPath, [path.join(root, 'scripts/bundle.js')], { cwd: root, encoding: 'utf8' });
   if (bundled.status !== 0) throw new Error(`the bundle of dist/ failed:\n${bundled.stdout}${bundled.stderr}`);
+  // The token counter's tables, which the built code reads instead of decoding them (scripts/vocabulary.js).
+  const vocabulary = spawnSync(process.execPath, [path.join(root, 'scripts/vocabulary.js')], { cwd: root, encoding: 'utf8' });
+  if (vocabulary.status !== 0) throw new Error(`writing dist/tokenizer/cl100k_base.vocab failed:\n${vocabulary.stdout}${vocabulary.stderr}`);
 }

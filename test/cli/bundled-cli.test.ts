@@ -28,6 +28,17 @@ beforeAll(() => {
 
 afterAll(() => work.cleanup());
 
+/** Copies the package (bin, dist, package.json; node_modules linked) to a folder whose dist/ a test may change. */
+function copyPackage(name: string): string {
+  const copy = path.join(work.dir, name);
+  mkdirSync(copy);
+  cpSync(path.join(REPO_ROOT, 'bin'), path.join(copy, 'bin'), { recursive: true });
+  cpSync(path.join(REPO_ROOT, 'dist'), path.join(copy, 'dist'), { recursive: true, preserveTimestamps: true });
+  cpSync(path.join(REPO_ROOT, 'package.json'), path.join(copy, 'package.json'));
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+  return copy;
+}
+
 /** Runs `node <bin> ...args` in `cwd` and returns the files it loaded, relative to `packageRoot`. */
 async function loadedFiles(packageRoot: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; files: string[]; output: string }> {
   const log = path.join(work.dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
@@ -82,13 +93,7 @@ describe('the bundled CLI', () => {
   });
 
   it('falls back to the modules when the bundle is missing or older than them', async () => {
-    // A copy of the package (bin, dist, package.json; node_modules linked) whose dist/ can be changed.
-    const copy = path.join(work.dir, 'package');
-    mkdirSync(copy);
-    cpSync(path.join(REPO_ROOT, 'bin'), path.join(copy, 'bin'), { recursive: true });
-    cpSync(path.join(REPO_ROOT, 'dist'), path.join(copy, 'dist'), { recursive: true, preserveTimestamps: true });
-    cpSync(path.join(REPO_ROOT, 'package.json'), path.join(copy, 'package.json'));
-    symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+    const copy = copyPackage('package');
     const version = async () => loadedFiles(copy, ['--version'], work.dir);
 
     const fresh = await version();
@@ -108,5 +113,38 @@ describe('the bundled CLI', () => {
     expect(none.code).toBe(0);
     expect(none.files).toContain('dist/cli/main.js');
     expect(existsSync(path.join(copy, 'dist/bundle'))).toBe(false);
+  });
+
+  it("counts tokens from the vocabulary file the build wrote, as it counts from js-tiktoken's ranks without it", async () => {
+    // `replay` counts what entered the context between two usage reports; the files it reads are logged.
+    const transcript = path.join(work.dir, 'session.jsonl');
+    const usage = (input: number) => ({ input_tokens: input, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 30 });
+    writeFileSync(transcript, [
+      { type: 'user', message: { role: 'user', content: 'Write a function that adds two numbers, in TypeScript, with its tests.' } },
+      { type: 'assistant', message: { id: 'msg_1', role: 'assistant', model: 'claude-opus-4-5', content: [{ type: 'text', text: 'function add(a: number, b: number) { return a + b; }' }], usage: usage(20) } },
+      { type: 'user', message: { role: 'user', content: 'Now one that multiplies them; explain the types you chose in a paragraph of prose.' } },
+      { type: 'assistant', message: { id: 'msg_2', role: 'assistant', model: 'claude-opus-4-5', content: [{ type: 'text', text: 'function mul(a: number, b: number) { return a * b; }' }], usage: usage(75) } },
+    ].map((line) => JSON.stringify(line)).join('\n') + '\n');
+    const reads = path.join(work.dir, 'record-reads.mjs');
+    writeFileSync(reads, [
+      "import fs from 'node:fs';",
+      "import { syncBuiltinESMExports } from 'node:module';",
+      'const original = fs.readFileSync;',
+      "fs.readFileSync = function (file, ...rest) { const data = original.call(this, file, ...rest); if (String(file).endsWith('.vocab')) process.stderr.write('READ ' + String(file) + '\\n'); return data; };",
+      'syncBuiltinESMExports();',
+    ].join('\n'));
+    const replay = async (packageRoot: string) => {
+      const result = await runCommand(process.execPath, ['--import', reads, path.join(packageRoot, 'bin/debussy.js'), 'replay', transcript, '--json'], { cwd: work.dir, env: { ...process.env, DEBUSSY_RUN_ID: undefined } });
+      expect(result.code, result.stderr).toBe(0);
+      return result;
+    };
+    const withFile = await replay(REPO_ROOT);
+    expect(withFile.stderr).toContain(`READ ${pathToFileURL(path.join(REPO_ROOT, 'dist/tokenizer/cl100k_base.vocab')).href}`);
+    const copy = copyPackage('no-vocabulary');
+    rmSync(path.join(copy, 'dist/tokenizer/cl100k_base.vocab'));
+    const without = await replay(copy);
+    expect(without.stderr).not.toContain('READ');
+    expect(without.stdout).toBe(withFile.stdout);
+    expect(withFile.stdout).toMatch(/"projected":\d+/);
   });
 });

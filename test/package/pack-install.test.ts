@@ -49,6 +49,8 @@ describe('the packed package', () => {
     expect(files).toContain('dist/cli/main.js');
     // The bundle bin/debussy.js runs (scripts/bundle.js), as new as the modules it was made from.
     expect(files).toContain('dist/bundle/main.js');
+    // The token counter's tables (scripts/vocabulary.js).
+    expect(files).toContain('dist/tokenizer/cl100k_base.vocab');
     expect(files).toContain('LICENSE');
     expect(files).toContain('CHANGELOG.md');
     expect(files).toContain('README.md');
