@@ -1,8 +1,8 @@
 /**
  * Keeps track of every process of one session so none outlives it. Descendants are snapshotted
- * while the session runs (one pass over the process table: /proc, or one `ps` where there is no
- * /proc); at the end, everything still alive that was
- * seen, or that carries the session's marker variable, is terminated.
+ * while the session runs (under /proc, read down from the root through the kernel's children lists;
+ * one `ps` where there is no /proc); at the end, everything still alive that was seen, or that
+ * carries the session's marker variable, is terminated.
  */
 import { isProcessAlive } from '../process/identity.js';
 import { processTable, type ProcessBackend } from '../process/process-table.js';
@@ -11,10 +11,11 @@ import { findDescendants, findSessionProcesses, terminateProcesses, type Process
 export const SESSION_MARKER_VAR = 'DEBUSSY_SESSION_MARKER';
 
 /**
- * How often a session's descendants are snapshotted. A pass over /proc reads files and costs about
- * a millisecond; a `ps` run (macOS) is a child process the event loop waits for, tens of
- * milliseconds, so it runs every few seconds rather than every second. What carries the session's
- * marker is found at the end either way; the snapshot is for descendants that dropped it.
+ * How often a session's descendants are snapshotted. Under /proc it reads a few files per process
+ * of the session's tree, well under a millisecond; a `ps` run (macOS) is a child process the event
+ * loop waits for, tens of milliseconds, so it runs every few seconds rather than every second.
+ * What carries the session's marker is found at the end either way; the snapshot is for
+ * descendants that dropped it.
  */
 export function snapshotIntervalMs(backend: ProcessBackend): number {
   return backend === 'ps' ? 5_000 : 1_000;
@@ -48,7 +49,9 @@ export class SessionProcesses {
   async terminateLeftovers(graceMs: number): Promise<number> {
     this.stop();
     const rootAlive = isProcessAlive(this.root.pid, this.root.startTime);
-    const now = findSessionProcesses(rootAlive ? this.root.pid : -1, { name: SESSION_MARKER_VAR, value: this.marker });
+    // The root was given the marker: nothing that started before it is searched for it.
+    const marker = { name: SESSION_MARKER_VAR, value: this.marker, ...(this.root.startTime === undefined ? {} : { rootStartTime: this.root.startTime }) };
+    const now = findSessionProcesses(rootAlive ? this.root.pid : -1, marker);
     for (const ref of now) this.seen.set(ref.pid, ref);
     const alive = [...this.seen.values()].filter((ref) => ref.pid !== this.root.pid && isProcessAlive(ref.pid, ref.startTime));
     this.seen.clear();

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Gate } from '../plan/types.js';
-import { findMarkedProcesses, terminateProcesses } from '../process/tree.js';
+import { findMarkedProcesses, markerRootStartTime, terminateProcesses } from '../process/tree.js';
 
 export interface GateOutcome {
   name: string;
@@ -65,10 +65,14 @@ function signalGroup(pgid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
-/** Ends the gate's whole process group and every process carrying its marker. */
-async function endGateProcesses(pgid: number | undefined, marker: string, graceMs: number): Promise<void> {
+/**
+ * Ends the gate's whole process group and every process carrying its marker. `shellStartTime`, the
+ * start time of the shell that was given the marker, spares searching older processes for it.
+ */
+async function endGateProcesses(pgid: number | undefined, marker: string, shellStartTime: number | undefined, graceMs: number): Promise<void> {
   signalGroup(pgid, 'SIGTERM');
-  await terminateProcesses(findMarkedProcesses({ name: GATE_MARKER_VAR, value: marker }), graceMs);
+  const gateMarker = { name: GATE_MARKER_VAR, value: marker, ...(shellStartTime === undefined ? {} : { rootStartTime: shellStartTime }) };
+  await terminateProcesses(findMarkedProcesses(gateMarker), graceMs);
   signalGroup(pgid, 'SIGKILL'); // members that dropped the marker from their environment
 }
 
@@ -118,6 +122,7 @@ export async function runGateCommand(name: string, command: string, cwd: string,
     forceKillAfterDelay: STOP_GRACE_MS,
   });
   const pgid = shell.pid;
+  const shellStartTime = markerRootStartTime(shell.pid);
   let output = '';
   shell.all.on('data', (chunk: Buffer) => {
     output = keepTail(output, chunk.toString('utf8'));
@@ -131,7 +136,7 @@ export async function runGateCommand(name: string, command: string, cwd: string,
     // The shell has exited (or never started: execa's result says why).
     const first = await Promise.race([exited, shell]);
     // The shell is gone: nothing it started outlives it.
-    await endGateProcesses(pgid, marker, LEFTOVER_GRACE_MS);
+    await endGateProcesses(pgid, marker, shellStartTime, LEFTOVER_GRACE_MS);
     // Only a process outside our reach (no marker, another group) could still hold the pipes.
     let result = await Promise.race([shell, delay(DRAIN_MS).then(() => undefined)]);
     if (result === undefined) {

@@ -3,32 +3,17 @@
  * its start time names one process for its whole life, so a lock holder or an orphaned agent is
  * never confused with an unrelated process that got its PID.
  *
- * The start time comes from the process table (process-table.ts) in that backend's clock: kernel
- * clock ticks since boot from procfs, Unix epoch milliseconds from ps. The two ranges cannot
- * overlap (ticks would need over 30 years of uptime to reach 1e11; epoch milliseconds passed it in
- * 1973), so a recorded start time says which clock it is in. A time recorded in the other clock
- * (a lock written under the other backend) cannot be compared: the PID alone decides then, as for
- * a record without a start time, which errs towards "still running".
+ * The start time comes from the process table (process-table.ts) in that backend's clock; how the
+ * clocks are told apart and compared is in start-clock.ts.
  */
 import { processTable, type ProcessBackend, type ProcessEntry } from './process-table.js';
+import { sameStart } from './start-clock.js';
+
+export { sameStart, startClockOf, startedAtOrAfter, type StartClock } from './start-clock.js';
 
 export interface ProcessIdentity {
   pid: number;
   startTime?: number;
-}
-
-const EPOCH_MS_FLOOR = 1e11;
-
-export type StartClock = 'ticks' | 'epoch-ms';
-
-export function startClockOf(startTime: number): StartClock {
-  return startTime >= EPOCH_MS_FLOOR ? 'epoch-ms' : 'ticks';
-}
-
-/** Whether a recorded start time and an observed one name the same process (see the header). */
-export function sameStart(recorded: number, observed: number): boolean {
-  if (startClockOf(recorded) !== startClockOf(observed)) return true;
-  return recorded === observed;
 }
 
 function isValidPid(pid: number): boolean {

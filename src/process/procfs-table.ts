@@ -1,9 +1,13 @@
 /**
  * The procfs process table (Linux): /proc/<pid>/stat for parent, group, state and start time,
- * /proc/<pid>/environ for markers. Reads files only, so it is cheap enough for hot paths.
+ * /proc/<pid>/environ for markers, /proc/<pid>/task/<tid>/children for one tree. Reads files only,
+ * so it is cheap enough for hot paths; each file still costs a few microseconds of kernel time,
+ * so a scan reads no more of them than its question needs.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { parseChildrenList, walkChildren } from './children-walk.js';
 import type { ListedProcess, ProcessEntry, ProcessMarker, ProcessTable } from './process-entry.js';
+import { startedAtOrAfter } from './start-clock.js';
 
 /**
  * One /proc/<pid>/stat line as a process entry; undefined when it is not one. Field 2 (the command
@@ -43,7 +47,37 @@ function environHas(pid: number, needle: Buffer): boolean {
   return false;
 }
 
+/** ENOENT or ESRCH: the process (or thread) exited while we looked. */
+function isGone(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ESRCH';
+}
+
+/**
+ * The children of every thread of `pid` (a child is listed under the thread that forked it); none
+ * once it is gone, undefined when a list cannot be read although it is there.
+ */
+function readChildren(pid: number): number[] | undefined {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch (error) {
+    return isGone(error) ? [] : undefined;
+  }
+  const children: number[] = [];
+  for (const tid of tids) {
+    try {
+      for (const child of parseChildrenList(readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1'))) children.push(child);
+    } catch (error) {
+      if (!isGone(error)) return undefined;
+    }
+  }
+  return children;
+}
+
 let mounted: boolean | undefined;
+/** Whether the kernel keeps children lists (CONFIG_PROC_CHILDREN, on in standard kernels). */
+let childrenLists: boolean | undefined;
 
 export const procfsTable: ProcessTable = {
   backend: 'procfs',
@@ -72,8 +106,16 @@ export const procfsTable: ProcessTable = {
       if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
       const entry = readEntry(Number(name));
       if (entry === undefined || entry.exited) continue;
-      listed.push({ ...entry, marked: needle !== undefined && environHas(entry.pid, needle) });
+      // A process older than the marker's root cannot carry it: its environment is not read.
+      const marked = needle !== undefined && startedAtOrAfter(entry.startTime, marker?.rootStartTime) && environHas(entry.pid, needle);
+      listed.push({ ...entry, marked });
     }
     return listed;
+  },
+
+  listTree(rootPid) {
+    childrenLists ??= existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+    if (!childrenLists) return undefined;
+    return walkChildren(rootPid, readEntry, readChildren)?.map((entry) => ({ ...entry, marked: false }));
   },
 };

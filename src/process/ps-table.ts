@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { PS_COLUMNS, carriesMarker, parsePsTable, type PsRow } from './ps-output.js';
 import type { ListedProcess, ProcessEntry, ProcessMarker, ProcessTable } from './process-entry.js';
+import { startedAtOrAfter } from './start-clock.js';
 
 /** Show the environment after the command: procps takes BSD `e`, macOS `-E`, the BSDs `-e`. */
 function environmentFlags(platform: NodeJS.Platform): string[] {
@@ -62,6 +63,6 @@ export const psTable: ProcessTable = {
     const args = marker === undefined ? ['-A', '-o', PS_COLUMNS] : ['-A', ...environmentFlags(process.platform), '-o', `${PS_COLUMNS},command=`];
     return (readPs(args) ?? [])
       .filter((row) => !row.exited)
-      .map(({ command, ...entry }) => ({ ...entry, marked: marker !== undefined && carriesMarker(command, marker) }));
+      .map(({ command, ...entry }) => ({ ...entry, marked: marker !== undefined && startedAtOrAfter(entry.startTime, marker.rootStartTime) && carriesMarker(command, marker) }));
   },
 };

@@ -48,10 +48,14 @@ export function findSessionProcesses(rootPid: number, marker?: ProcessMarker): P
 
 /**
  * The descendants of `root` while it is still the process referred to (parent links mean nothing
- * once its PID went to another), else none. One pass over the process table: one `ps` under ps.
+ * once its PID went to another), else none. Under procfs, read down from the root through the
+ * kernel's children lists (a session snapshots this every second: the root's tree is a handful of
+ * files, the whole table hundreds); otherwise, or where those lists cannot be read, one pass over
+ * the process table: one `ps` under ps.
  */
 export function findDescendants(root: ProcessRef): ProcessRef[] {
-  const entries = processTable().list();
+  const table = processTable();
+  const entries = table.listTree?.(root.pid) ?? table.list();
   const entry = entries.find((candidate) => candidate.pid === root.pid);
   if (entry === undefined || (root.startTime !== undefined && !sameStart(root.startTime, entry.startTime))) return [];
   return collect(entries, root.pid);
@@ -60,6 +64,17 @@ export function findDescendants(root: ProcessRef): ProcessRef[] {
 /** Every live process (this one excepted) whose environment carries `marker`. */
 export function findMarkedProcesses(marker: ProcessMarker): ProcessRef[] {
   return findSessionProcesses(-1, marker);
+}
+
+/**
+ * The start time of `pid` to give as a marker's `rootStartTime`, read only where it spares work:
+ * under procfs it spares reading the environment of every older process in the marker search;
+ * under ps, whose one run shows every environment anyway, it would cost a run of its own. Read it
+ * right after spawning the process: until the event loop reaps it, its PID is not another's.
+ */
+export function markerRootStartTime(pid: number | undefined): number | undefined {
+  if (pid === undefined || processTable().backend !== 'procfs') return undefined;
+  return processStartTime(pid);
 }
 
 function signal(pid: number, leadsGroup: boolean, sig: NodeJS.Signals): boolean {
