@@ -11,7 +11,7 @@
  * the disk); a slower disk makes the reader wait (`drained`) instead of buffering the session in
  * memory. A log that cannot be written is given up on, never fatal to the session.
  */
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, writeSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { cutText, redactDeepOnce } from '../redact/index.js';
 import { oneLine } from '../text/one-line.js';
@@ -84,6 +84,14 @@ const FLUSH_BYTES = 256 * 1024;
 const FLUSH_AFTER_MS = 20;
 /** What may wait to be written before the reader waits for the disk (the stream's high-water mark). */
 const QUEUED_BYTES = 4 * 1024 * 1024;
+/**
+ * A piece up to this size, when nothing waits in the stream, is written at once with a plain
+ * write(2): the stream's write hands each piece to libuv's threadpool and back, ~55 us of this
+ * process's CPU a piece against ~3 us (measured on the 2-core VM of docs/performance.md), and a
+ * session at a model's pace writes a small piece for nearly every event (bench figure 7). Bigger
+ * pieces (a burst, bench figure 1) go through the stream, so the reader never waits for the disk.
+ */
+const DIRECT_WRITE_BYTES = 64 * 1024;
 
 class AppendLog {
   private stream: WriteStream | undefined;
@@ -144,10 +152,32 @@ class AppendLog {
     this.pending = [];
     this.pendingSize = 0;
     const [only] = pending;
-    if (pending.length === 1 && only !== undefined) return stream.write(only);
     // Text alone is joined; with bytes among it, all goes as bytes (no string is built to encode).
-    if (pending.every((piece) => typeof piece === 'string')) return stream.write(pending.join(''));
-    return stream.write(Buffer.concat(pending.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece))));
+    const piece = pending.length === 1 && only !== undefined ? only
+      : pending.every((part) => typeof part === 'string') ? pending.join('')
+        : Buffer.concat(pending.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
+    if (this.writeDirectly(stream, piece)) return true;
+    return stream.write(piece);
+  }
+
+  /**
+   * Writes a small piece at once when the stream is open and holds nothing (so the piece cannot
+   * overtake one it queued); false when the stream should take it. A failed write gives up on
+   * the log, as a stream error does.
+   */
+  private writeDirectly(stream: WriteStream, piece: string | Buffer): boolean {
+    const fd = (stream as WriteStream & { fd: number | null }).fd;
+    if (typeof fd !== 'number' || stream.writableLength > 0 || piece.length > DIRECT_WRITE_BYTES) return false;
+    const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+    try {
+      // The file is opened for appending: each write lands at its end. A regular file takes the
+      // whole piece at once; the loop is for the rare short write.
+      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+    } catch {
+      this.stream = undefined;
+      stream.destroy();
+    }
+    return true;
   }
 
   drained(): Promise<void> {

@@ -55,11 +55,29 @@ describe('SessionLogs writing in pieces', () => {
       await new Promise((resolve) => setTimeout(resolve, 100)); // a model's pause
       logs.rawLine('{"type":"assistant","n":2}');
       logs.flush();
-      // Handed to the file stream in this very call: nothing waits for a timer.
-      const stream = (logs as unknown as { raw: { stream: { writableLength: number; bytesWritten: number } } }).raw.stream;
-      expect(stream.writableLength + stream.bytesWritten).toBe(Buffer.byteLength('{"type":"assistant","n":1}\n{"type":"assistant","n":2}\n'));
+      // In the file when this very call returns: nothing waits for a timer or the threadpool.
+      expect(readFileSync(raw, 'utf8')).toBe('{"type":"assistant","n":1}\n{"type":"assistant","n":2}\n');
       await logs.close();
       expect(readFileSync(raw, 'utf8')).toBe('{"type":"assistant","n":1}\n{"type":"assistant","n":2}\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('never lets a small piece overtake a big one still on its way to the disk', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'debussy-logs-'));
+    try {
+      const raw = path.join(dir, 'raw.ndjson');
+      const logs = new SessionLogs(raw, undefined);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the file is open
+      const big = `{"type":"user","text":"${'x'.repeat(300_000)}"}`;
+      const lines = [big, '{"type":"assistant","n":1}', big, '{"type":"assistant","n":2}'];
+      for (const line of lines) {
+        logs.rawLine(line);
+        logs.flush(true);
+      }
+      await logs.close();
+      expect(readFileSync(raw, 'utf8')).toBe(lines.map((line) => `${line}\n`).join(''));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
