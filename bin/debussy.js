@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
 
 // An install whose build did not run (`npm install -g github:...`: npm 11 skips a git package's
 // `prepare` unless allowed) has no dist/: one line with the fix instead of ERR_MODULE_NOT_FOUND.
-const unbundled = new URL('../dist/cli/main.js', import.meta.url);
-if (!existsSync(unbundled)) {
+const modules = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(modules)) {
   process.stderr.write(
     'debussy: this install has no build (dist/ is missing), so it cannot run.\n' +
       '  Install a packed copy, which npm builds: npm install -g "$(npm pack <the git URL or folder you installed from> | tail -n 1)" (in a checkout: npm ci, or npm run build).\n',
@@ -12,17 +16,39 @@ if (!existsSync(unbundled)) {
   process.exit(1);
 }
 
-/**
- * The CLI bundled by scripts/bundle.js (a few files instead of ~470 modules to load), unless there
- * is none or it is older than tsc's output (tsc was run again without bundling): then the modules.
- */
-function cliEntry() {
-  const bundled = new URL('../dist/bundle/main.js', import.meta.url);
+const script = fileURLToPath(new URL('../dist/bundle/cli-script.js', import.meta.url));
+const cache = fileURLToPath(new URL('../dist/bundle/cli-script.cache', import.meta.url));
+
+/** Modification time in ms, or undefined when the file is not there. */
+function modifiedAt(file) {
   try {
-    return statSync(bundled).mtimeMs >= statSync(unbundled).mtimeMs ? bundled : unbundled;
+    return statSync(file).mtimeMs;
   } catch {
-    return unbundled;
+    return undefined;
   }
+}
+
+/**
+ * Runs the CLI from the script scripts/bundle.js made of dist/ (one file instead of ~470 modules),
+ * with V8's compiled code from its cache when the cache is as new as the script (V8 itself rejects
+ * a cache made by another node or under other flags: the script then compiles as it runs). False
+ * when there is no script, or it is older than the modules (tsc ran again without bundling).
+ */
+async function runScript() {
+  const scriptAt = modifiedAt(script);
+  if (scriptAt === undefined || scriptAt < modifiedAt(modules)) return false;
+  const cacheAt = modifiedAt(cache);
+  const cachedData = cacheAt !== undefined && cacheAt >= scriptAt ? readFileSync(cache) : undefined;
+  const compiled = new vm.Script(readFileSync(script, 'utf8'), {
+    filename: script,
+    ...(cachedData ? { cachedData } : {}),
+    // A JavaScript config file is imported by cosmiconfig, from inside the script.
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const module = { exports: {} };
+  compiled.runInThisContext()(module.exports, createRequire(script), module, script, path.dirname(script));
+  await module.exports.main(process.argv);
+  return true;
 }
 
 // The agent's done/progress inside a session take a lean path (src/agent-signals/in-session-signal.ts); it
@@ -33,5 +59,5 @@ if (process.env.DEBUSSY_RUN_ID && (command === 'done' || command === 'progress')
   const { runInSessionSignal } = await import('../dist/agent-signals/in-session-signal.js');
   code = runInSessionSignal(process.argv.slice(2), process.env);
 }
-if (code === undefined) await import(cliEntry().href);
-else process.exitCode = code;
+if (code !== undefined) process.exitCode = code;
+else if (!(await runScript())) await import('../dist/cli/start.js');

@@ -1,34 +1,52 @@
 // `node scripts/bundle.js`: packs the built CLI (dist/cli/main.js, everything it imports, and the
-// dependencies it uses) into a few files in dist/bundle/, which bin/debussy.js runs when present.
-// Plain Node, run after tsc by `npm run build`, `prepare` and the test suite's global setup.
+// dependencies it uses) into one script, dist/bundle/cli-script.js, with V8's compiled code for it
+// in dist/bundle/cli-script.cache; bin/debussy.js runs the script when it is there and as new as
+// the modules. Plain Node, run after tsc by `npm run build`, `prepare` and the test suite's setup.
 //
-// Why: Node 20 has no compile cache for ES modules, and `debussy run` loaded ~470 files (execa
-// alone ~110, yaml ~70). Resolving, reading and compiling them one by one was a fifth of the run's
-// own CPU before its first session; bundled, the run spends ~90 ms less (docs/performance.md,
-// figure 7). Nothing else changes:
+// Why: Node 20 has no compile cache for ES modules (module.enableCompileCache came in 22), and
+// `debussy run` loaded ~470 files (execa alone ~110, yaml ~70), resolving, reading and compiling
+// each; compiling was still ~130 ms of a 3-phase run's CPU once they were bundled (perf, bench
+// figure 7). A script compiled through node:vm can use a code cache: with it the run spends ~100 ms
+// less (docs/decisions.md). Nothing else changes:
 // - The bundle is made from tsc's output, so it runs exactly the JavaScript the tests check.
-// - Lazy `import()`s stay lazy (code splitting): `done`, `progress` and `status` still load
-//   neither execa nor simple-git, and the live view's text measuring loads only with the live view.
+// - A lazy `import()` stays lazy in what it evaluates: esbuild wraps such a module in an init
+//   function that runs at the import (`done`, `progress` and `status` evaluate neither execa nor
+//   simple-git; their compiled code comes from the cache).
 // - dist/bundle/ sits two levels below the package root like every dist/<folder>/<module>.js, so
-//   the paths modules compute from import.meta.url (templates, docs, package.json, bin) hold.
-// - Without esbuild (a git install whose build tools could not be fetched) there is no bundle, and
-//   bin/debussy.js runs dist/cli/main.js as before.
-import { existsSync, rmSync } from 'node:fs';
+//   the paths modules compute from import.meta.url (templates, docs, package.json, bin, the
+//   vocabulary file) hold: import.meta.url is the script's own file URL.
+// - The cache is made in a process of its own with node's default V8 flags: a process whose flags
+//   differ (NODE_OPTIONS=--max-old-space-size=...), or another node version, has V8 reject it and
+//   compiles the script as it goes, only slower. Without esbuild (a git install whose build tools
+//   could not be fetched) there is no bundle, and bin/debussy.js runs dist/cli/start.js.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+import v8 from 'node:v8';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = path.join(root, 'dist', 'bundle');
 const entry = path.join(root, 'dist', 'cli', 'main.js');
+const script = path.join(outdir, 'cli-script.js');
+const cache = path.join(outdir, 'cli-script.cache');
 
 /**
- * Bundles dist/cli/main.js into dist/bundle/ with the esbuild found from `resolveFrom` (a folder
- * whose node_modules holds it; the package root by default). Says what happened: 'bundled',
- * 'no-esbuild' or 'failed'; any old bundle is removed first, so a stale one never runs.
- * `dependenciesMayBeMissing`: a global install from git builds before its dependencies are
- * installed (npm/cli#8440); then debussy's own modules are bundled and the dependencies load from
- * node_modules at run time.
+ * The script's text is one function expression, compiled by node:vm and called by bin/debussy.js
+ * with what a CommonJS module gets. Written here only: the code cache belongs to this exact text.
+ */
+const SCRIPT_HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
+const SCRIPT_TAIL = '\n})';
+
+/**
+ * Bundles dist/cli/main.js into dist/bundle/cli-script.js with the esbuild found from `resolveFrom`
+ * (a folder whose node_modules holds it; the package root by default), then makes its code cache.
+ * Says what happened: 'bundled', 'no-esbuild' or 'failed'; any old bundle is removed first, so a
+ * stale one never runs. `dependenciesMayBeMissing`: a global install from git builds before its
+ * dependencies are installed (npm/cli#8440); then debussy's own modules are bundled and the
+ * dependencies are required from node_modules at run time.
  */
 export async function bundle({ resolveFrom = root, dependenciesMayBeMissing = false, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   rmSync(outdir, { recursive: true, force: true });
@@ -41,49 +59,73 @@ export async function bundle({ resolveFrom = root, dependenciesMayBeMissing = fa
     const resolved = createRequire(path.join(resolveFrom, 'package.json')).resolve('esbuild');
     esbuild = await import(pathToFileURL(resolved).href);
   } catch {
-    log('debussy bundle: esbuild is not installed; debussy runs unbundled (dist/cli/main.js).');
+    log('debussy bundle: esbuild is not installed; debussy runs unbundled (dist/cli/start.js).');
     return 'no-esbuild';
   }
   const options = {
     entryPoints: [entry],
-    outdir,
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    write: false,
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
-    chunkNames: 'chunk-[hash]',
     // cosmiconfig requires TypeScript only to read a config file written in TypeScript, from
     // wherever the user has it: never part of the bundle.
     external: ['typescript'],
-    // CommonJS dependencies (commander, yaml, cosmiconfig, simple-git) call require(): give
-    // each output file one, as in a CommonJS module.
-    banner: { js: "import { createRequire as __debussyCreateRequire } from 'node:module'; const require = __debussyCreateRequire(import.meta.url);" },
+    // The modules find their package's files from import.meta.url: the script's own URL.
+    define: { 'import.meta.url': '__debussyScriptUrl' },
+    banner: { js: "var __debussyScriptUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: dependenciesMayBeMissing ? 'silent' : 'error',
   };
+  let built;
   try {
-    await esbuild.build(options);
-    return 'bundled';
+    built = await esbuild.build(options);
   } catch (error) {
     if (!dependenciesMayBeMissing) return failed(error, log);
+    try {
+      built = await esbuild.build({ ...options, packages: 'external', logLevel: 'error' });
+    } catch (again) {
+      return failed(again, log);
+    }
   }
-  try {
-    await esbuild.build({ ...options, packages: 'external', logLevel: 'error' });
-    return 'bundled';
-  } catch (error) {
-    return failed(error, log);
+  const [output] = built.outputFiles;
+  if (output === undefined) return failed(new Error('esbuild wrote nothing'), log);
+  mkdirSync(outdir, { recursive: true });
+  writeFileSync(script, `${SCRIPT_HEAD}${output.text}${SCRIPT_TAIL}`);
+  // The cache is made by a fresh node with default flags (see above), not by this process.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_OPTIONS'));
+  const made = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--make-code-cache'], { env, encoding: 'utf8' });
+  if (made.status !== 0) {
+    rmSync(cache, { force: true });
+    log(`debussy bundle: no code cache (${(made.stderr || made.stdout).trim().split('\n')[0] ?? 'unknown error'}); the script compiles as it runs.`);
   }
+  return 'bundled';
 }
 
 function failed(error, log) {
   rmSync(outdir, { recursive: true, force: true });
-  log(`debussy bundle: esbuild failed (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); debussy runs unbundled (dist/cli/main.js).`);
+  log(`debussy bundle: esbuild failed (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); debussy runs unbundled (dist/cli/start.js).`);
   return 'failed';
+}
+
+/**
+ * Compiles every function of the script now (V8 compiles a function when it is first called by
+ * default, and a cache holds only what was compiled), then writes V8's cache of it. The flag is
+ * set back before the cache is made: V8 stamps a cache with a hash of the flags and rejects it
+ * under other flags, and a debussy process runs with the default ones.
+ */
+function makeCodeCache() {
+  const text = readFileSync(script, 'utf8');
+  v8.setFlagsFromString('--no-lazy');
+  const compiled = new vm.Script(text, { filename: script });
+  v8.setFlagsFromString('--lazy');
+  writeFileSync(cache, compiled.createCachedData());
 }
 
 // Run as a script (`npm run build`, the test setup): a failed bundle fails the build, since in a
 // checkout esbuild is installed and a failure is a defect to see. prepare.js calls bundle() itself
 // and lets an install go on unbundled.
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  if ((await bundle()) === 'failed') process.exitCode = 1;
+  if (process.argv[2] === '--make-code-cache') makeCodeCache();
+  else if ((await bundle()) === 'failed') process.exitCode = 1;
 }

@@ -34,7 +34,7 @@ if (tsc !== undefined) {
     process.stderr.write('debussy prepare: the build reported type errors (above); dist/ was written anyway. `npm run check` shows them.\n');
   }
   // Without a bundle or the vocabulary file debussy still runs (bin/debussy.js falls back to
-  // dist/cli/main.js, the token counter decodes js-tiktoken's ranks), only with more CPU.
+  // dist/cli/start.js, the token counter decodes js-tiktoken's ranks), only with more CPU.
   await bundle();
   await writeVocabulary();
 } else {

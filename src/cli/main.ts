@@ -1,6 +1,7 @@
 /**
- * The entry point: commander definitions that lazy-load each command. Only this file turns errors
- * into exit codes and calls process.exit.
+ * The command line: commander definitions that lazy-load each command, and `main`, which runs one.
+ * Only this file turns errors into exit codes. Started by start.ts (the modules) or by
+ * bin/debussy.js from the bundle scripts/bundle.js makes of this module.
  */
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { EXIT_CODES } from '../errors/index.js';
@@ -165,7 +166,8 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-async function main(argv: string[]): Promise<void> {
+/** Runs the command `argv` names (process.argv's shape) and sets process.exitCode. */
+export async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
   try {
     // -V was the version flag before -v; scripts that use it keep working.
@@ -184,5 +186,3 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = printError(error);
   }
 }
-
-await main(process.argv);

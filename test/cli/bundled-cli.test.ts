@@ -1,10 +1,10 @@
 /**
- * bin/debussy.js runs the bundle scripts/bundle.js makes of dist/ (dist/bundle/), and falls back
- * to tsc's modules when there is none or it is stale; the bundle keeps the lazy loading the
- * commands rely on. Which files a command really loads is recorded by a module loader hook in the
- * real node process.
+ * bin/debussy.js runs the script scripts/bundle.js makes of dist/ (dist/bundle/cli-script.js) with
+ * V8's code cache for it, and falls back to tsc's modules when there is no script or it is stale;
+ * the modules keep the lazy loading the commands rely on. What a command really loads is recorded
+ * in the real node process: ES modules by a loader hook, the script by a spy on node:vm.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { initRepo, REPO_ROOT, runCommand, tempDir } from './cli-harness.js';
 
 let work: { dir: string; cleanup(): void };
 let hook: string;
+let vmSpy: string;
 
 beforeAll(() => {
   work = tempDir('debussy-bundle-');
@@ -24,94 +25,110 @@ beforeAll(() => {
     '}',
   ].join('\n'));
   writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(work.dir, 'record-loads-hooks.mjs')).href)});\n`);
+  // Says which script node:vm compiled (relative to the package), and whether V8 took its cache.
+  vmSpy = path.join(work.dir, 'spy-vm.mjs');
+  writeFileSync(vmSpy, [
+    "import vm from 'node:vm';",
+    "import path from 'node:path';",
+    "import { syncBuiltinESMExports } from 'node:module';",
+    'const Original = vm.Script;',
+    'vm.Script = class extends Original {',
+    '  constructor(code, options) {',
+    '    super(code, options);',
+    "    const file = options && options.filename ? path.relative(process.env.PACKAGE_ROOT, options.filename) : '?';",
+    "    process.stderr.write(`SCRIPT ${file} cache=${options && options.cachedData ? (this.cachedDataRejected ? 'rejected' : 'accepted') : 'none'}\\n`);",
+    '  }',
+    '};',
+    'syncBuiltinESMExports();',
+  ].join('\n'));
 });
 
 afterAll(() => work.cleanup());
 
-/** Copies the package (bin, dist, package.json; node_modules linked) to a folder whose dist/ a test may change. */
+/** Copies the package (bin, dist, package.json; node_modules, templates, docs and schema linked) to a folder whose dist/ a test may change. */
 function copyPackage(name: string): string {
   const copy = path.join(work.dir, name);
   mkdirSync(copy);
   cpSync(path.join(REPO_ROOT, 'bin'), path.join(copy, 'bin'), { recursive: true });
   cpSync(path.join(REPO_ROOT, 'dist'), path.join(copy, 'dist'), { recursive: true, preserveTimestamps: true });
   cpSync(path.join(REPO_ROOT, 'package.json'), path.join(copy, 'package.json'));
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+  for (const shared of ['node_modules', 'templates', 'docs', 'schema']) symlinkSync(path.join(REPO_ROOT, shared), path.join(copy, shared));
   return copy;
 }
 
-/** Runs `node <bin> ...args` in `cwd` and returns the files it loaded, relative to `packageRoot`. */
+/** Runs `node <bin> ...args` in `cwd` and returns the modules it loaded, relative to `packageRoot`, and its output (with the vm spy's lines). */
 async function loadedFiles(packageRoot: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; files: string[]; output: string }> {
   const log = path.join(work.dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
-  const result = await runCommand(process.execPath, ['--import', hook, path.join(packageRoot, 'bin/debussy.js'), ...args], {
-    cwd, env: { ...process.env, DEBUSSY_RUN_ID: undefined, NO_COLOR: '1', LOADED_LOG: log, ...env },
+  const result = await runCommand(process.execPath, ['--import', hook, '--import', vmSpy, path.join(packageRoot, 'bin/debussy.js'), ...args], {
+    cwd, env: { ...process.env, DEBUSSY_RUN_ID: undefined, NO_COLOR: '1', LOADED_LOG: log, PACKAGE_ROOT: packageRoot, ...env },
   });
   const files = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => path.relative(packageRoot, new URL(url).pathname));
   return { code: result.code, files, output: result.stdout + result.stderr };
 }
 
-/** The bundle's files that hold a dependency's code: esbuild heads each bundled module with a `// node_modules/<path>` comment. */
-function bundleFilesHolding(marker: string): string[] {
-  const dir = path.join(REPO_ROOT, 'dist/bundle');
-  return readdirSync(dir).filter((file) => readFileSync(path.join(dir, file), 'utf8').includes(marker)).map((file) => `dist/bundle/${file}`);
-}
-
 describe('the bundled CLI', () => {
-  it('is what the binary runs: no module of dist/cli is loaded', async () => {
+  it('is what the binary runs, from its code cache: no module of dist/ is loaded', async () => {
     const project = path.join(work.dir, 'project');
     mkdirSync(project);
     initRepo(project);
     const { code, files, output } = await loadedFiles(REPO_ROOT, ['status'], project);
-    expect(code, output).not.toBeNull();
-    expect(files).toContain('dist/bundle/main.js');
-    expect(files.filter((file) => file.startsWith('dist/') && !file.startsWith('dist/bundle/'))).toEqual([]);
-    expect(files.filter((file) => file.startsWith('node_modules/'))).toEqual([]);
+    expect(code, output).toBe(0);
+    expect(files.filter((file) => !file.startsWith('..'))).toEqual(['bin/debussy.js']);
+    expect(output).toContain('SCRIPT dist/bundle/cli-script.js cache=accepted');
   });
 
-  it('keeps status, done and a plain run free of execa, simple-git and string-width', async () => {
-    // The texts exist in the bundle (else this test could not fail)...
-    const execa = bundleFilesHolding('// node_modules/execa/');
-    const simpleGit = bundleFilesHolding('// node_modules/simple-git/');
-    const stringWidth = bundleFilesHolding('// node_modules/string-width/');
-    for (const holders of [execa, simpleGit, stringWidth]) expect(holders.length).toBeGreaterThan(0);
-    const lazy = new Set([...execa, ...simpleGit, ...stringWidth]);
+  it('still runs where V8 rejects the cache (other V8 flags): the script compiles as it goes', async () => {
+    const { code, output } = await loadedFiles(REPO_ROOT, ['--version'], work.dir, { NODE_OPTIONS: '--max-old-space-size=3000' });
+    expect(code, output).toBe(0);
+    expect(output).toContain('SCRIPT dist/bundle/cli-script.js cache=rejected');
+    expect(output).toMatch(/^\d+\.\d+\.\d+/m);
+  });
+
+  it('from its modules, keeps status, done and a plain run free of execa, simple-git and string-width', async () => {
+    const copy = copyPackage('modules');
+    rmSync(path.join(copy, 'dist/bundle'), { recursive: true });
+    const lazy = /^node_modules\/(execa|simple-git|string-width)\//;
     const project = path.join(work.dir, 'lazy');
     mkdirSync(project);
     initRepo(project);
     for (const args of [['status'], ['done', '--phase', '1'], ['progress', '--phase', '1', '--message', 'x']]) {
-      const { files } = await loadedFiles(REPO_ROOT, args, project);
-      expect(files.filter((file) => lazy.has(file)), args.join(' ')).toEqual([]);
+      const { files } = await loadedFiles(copy, args, project);
+      expect(files, args.join(' ')).toContain('dist/cli/main.js');
+      expect(files.filter((file) => lazy.test(file)), args.join(' ')).toEqual([]);
     }
-    // ...and a plain run loads no string-width: here one whose claude is missing, which the run
-    // finds out after its output is set up (the plan and config of `init` and `plan new`).
-    expect((await loadedFiles(REPO_ROOT, ['init'], project)).code).toBe(0);
-    expect((await loadedFiles(REPO_ROOT, ['plan', 'new', 'demo'], project)).code).toBe(0);
+    // A plain run loads no string-width: here one whose claude is missing, which the run finds
+    // out after its output is set up (the plan and config of `init` and `plan new`).
+    const init = await loadedFiles(copy, ['init'], project);
+    expect(init.code, init.output).toBe(0);
+    expect((await loadedFiles(copy, ['plan', 'new', 'demo'], project)).code).toBe(0);
     writeFileSync(path.join(project, '.debussy/config.yaml'), `${readFileSync(path.join(project, '.debussy/config.yaml'), 'utf8')}\nclaude_command: /nonexistent/claude\n`);
-    const run = await loadedFiles(REPO_ROOT, ['run', 'plans/demo/MASTER_PLAN.md', '--plain', '--allow-dirty'], project);
+    const run = await loadedFiles(copy, ['run', 'plans/demo/MASTER_PLAN.md', '--plain', '--allow-dirty'], project);
     expect(run.output).toContain('"/nonexistent/claude" was not found');
-    expect(run.files.filter((file) => stringWidth.includes(file))).toEqual([]);
+    expect(run.files).toContain('dist/report/plain-reporter.js');
+    expect(run.files.filter((file) => file.startsWith('node_modules/string-width/'))).toEqual([]);
   });
 
-  it('falls back to the modules when the bundle is missing or older than them', async () => {
+  it('falls back to the modules when the script is missing or older than them', async () => {
     const copy = copyPackage('package');
     const version = async () => loadedFiles(copy, ['--version'], work.dir);
 
     const fresh = await version();
-    expect(fresh.files).toContain('dist/bundle/main.js');
-    expect(fresh.files).not.toContain('dist/cli/main.js');
+    expect(fresh.output).toContain('SCRIPT dist/bundle/cli-script.js cache=accepted');
+    expect(fresh.files).not.toContain('dist/cli/start.js');
 
-    // tsc ran again after the bundle was made: the bundle is stale, the modules run.
+    // tsc ran again after the bundle was made: the script is stale, the modules run.
     const later = new Date(Date.now() + 60_000);
     utimesSync(path.join(copy, 'dist/cli/main.js'), later, later);
     const stale = await version();
     expect(stale.code).toBe(0);
-    expect(stale.files).toContain('dist/cli/main.js');
-    expect(stale.files).not.toContain('dist/bundle/main.js');
+    expect(stale.files).toContain('dist/cli/start.js');
+    expect(stale.output).not.toContain('SCRIPT');
 
     rmSync(path.join(copy, 'dist/bundle'), { recursive: true });
     const none = await version();
     expect(none.code).toBe(0);
-    expect(none.files).toContain('dist/cli/main.js');
+    expect(none.files).toContain('dist/cli/start.js');
     expect(existsSync(path.join(copy, 'dist/bundle'))).toBe(false);
   });
 

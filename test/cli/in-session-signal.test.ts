@@ -10,7 +10,7 @@ import { appendEvent, journalPath } from '../../src/state/index.js';
 import { debussy, expectNoStack, git, initRepo, REPO_ROOT, runCommand, tempDir, type CliResult } from './cli-harness.js';
 
 const VALID_PLAN = path.join(REPO_ROOT, 'test/fixtures/plans/valid');
-const FULL_CLI = path.join(REPO_ROOT, 'dist/cli/main.js');
+const FULL_CLI = path.join(REPO_ROOT, 'dist/cli/start.js');
 const RUN_ID = '20261122-101500-ab12';
 const ATTEMPT_ID = '1-a1';
 

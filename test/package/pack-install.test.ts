@@ -47,8 +47,9 @@ describe('the packed package', () => {
     const files = listFiles(installed);
     expect(files).toContain('bin/debussy.js');
     expect(files).toContain('dist/cli/main.js');
-    // The bundle bin/debussy.js runs (scripts/bundle.js), as new as the modules it was made from.
-    expect(files).toContain('dist/bundle/main.js');
+    // The script bin/debussy.js runs and its code cache (scripts/bundle.js).
+    expect(files).toContain('dist/bundle/cli-script.js');
+    expect(files).toContain('dist/bundle/cli-script.cache');
     // The token counter's tables (scripts/vocabulary.js).
     expect(files).toContain('dist/tokenizer/cl100k_base.vocab');
     expect(files).toContain('LICENSE');
