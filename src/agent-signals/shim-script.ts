@@ -39,9 +39,13 @@ export function shimScript(target: ShimTarget): string {
     `run_pid=${target.runPid}`,
     'case "$1" in done|progress) ;; *) full "$@" ;; esac',
     `if [ -z "$DEBUSSY_RUN_ID" ] || [ -z "$DEBUSSY_ATTEMPT_ID" ] || [ ! -d "$inbox" ] || [ -f "$inbox/${CLOSED_MARK}" ]; then full "$@"; fi`,
-    'new=$(mktemp "$inbox/.new.XXXXXX" 2>/dev/null) || full "$@"',
+    // The call is named by this shell's PID, unique among the shims running now (no mktemp: each
+    // program a call starts costs ~1 ms of CPU, and the agent calls debussy a few times a phase).
+    // The answer files of a killed shim that had this PID are removed first.
+    'at="$inbox/$$"',
+    'new="$inbox/.new.$$"',
+    'if [ -e "$at.code" ] || [ -e "$at.out" ] || [ -e "$at.err" ]; then rm -f "$at.code" "$at.out" "$at.err"; fi',
     `printf '%s\\0' "$DEBUSSY_PROJECT_ROOT" "$DEBUSSY_RUN_ID" "$DEBUSSY_ATTEMPT_ID" "$@" > "$new" || { rm -f "$new"; full "$@"; }`,
-    'at="$inbox/${new##*/.new.}"',
     'mv "$new" "$at.req" || { rm -f "$new"; full "$@"; }',
     'polls=0',
     'until [ -f "$at.code" ]; do',
@@ -55,8 +59,10 @@ export function shimScript(target: ShimTarget): string {
     `  sleep ${POLL_SECONDS} 2>/dev/null || sleep 1`,
     'done',
     'read -r code < "$at.code"',
-    '[ -s "$at.err" ] && cat "$at.err" >&2',
-    '[ -s "$at.out" ] && cat "$at.out"',
+    // The answer's lines, printed by the shell itself (the run writes text lines).
+    'show() { while IFS= read -r line || [ -n "$line" ]; do printf \'%s\\n\' "$line"; done < "$1"; }',
+    '[ -s "$at.err" ] && show "$at.err" >&2',
+    '[ -s "$at.out" ] && show "$at.out"',
     'rm -f "$at.code" "$at.out" "$at.err"',
     `[ "$code" = ${FALLBACK} ] && full "$@"`,
     'exit "$code"',

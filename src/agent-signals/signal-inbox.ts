@@ -5,8 +5,8 @@
  * claude's tool calls).
  *
  * Protocol, one directory, every step an atomic rename:
- *   shim:  writes `.new.ID` (NUL-separated: project root, run id, attempt id, then argv), renames
- *          it to `ID.req`, then waits for `ID.code`;
+ *   shim:  writes `.new.ID` (ID: the shim's PID; NUL-separated: project root, run id, attempt id,
+ *          then argv), renames it to `ID.req`, then waits for `ID.code`;
  *   run:   claims `ID.req` by renaming it to `ID.taken` (so a request is handled at most once,
  *          even if the shim gives up at the same moment), handles it with the same handler as
  *          bin/debussy.js, writes `ID.out` and `ID.err`, then `ID.code` (a number, or `fallback`

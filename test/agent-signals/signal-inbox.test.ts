@@ -103,6 +103,21 @@ describe('the agent debussy shim with a running inbox', () => {
     expect(events()).toEqual([]);
   });
 
+  it('never takes the answer a killed shim with the same PID left behind for its own', async () => {
+    startInbox();
+    const shim = writeShim();
+    // The shim names its call by its PID: a wrapper leaves a stale answer under its own PID, then
+    // becomes the shim (exec keeps the PID).
+    const wrapper = path.join(dir, 'stale-then-shim');
+    const inboxDir = path.join(dir, 'inbox');
+    writeFileSync(wrapper, `#!/bin/sh\nprintf '7\\n' > '${inboxDir}'/$$.code\nprintf 'stale answer\\n' > '${inboxDir}'/$$.out\n: > '${inboxDir}'/$$.err\nexec '${shim}' "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const result = await runShim(wrapper, ['progress', '--phase', '1', '--message', 'after a crash']);
+    expect(result).toEqual({ code: 0, stdout: 'debussy: progress recorded for phase 1\n', stderr: '' });
+    expect(events().map((e) => e.message)).toEqual(['after a crash']);
+    expect(readdirSync(inboxDir)).toEqual([]);
+  });
+
   it('answers ten calls at once, each exactly once', async () => {
     startInbox();
     const shim = writeShim();
