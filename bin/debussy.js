@@ -42,11 +42,11 @@ async function runScript() {
   const compiled = new vm.Script(readFileSync(script, 'utf8'), {
     filename: script,
     ...(cachedData ? { cachedData } : {}),
-    // A JavaScript config file is imported by cosmiconfig, from inside the script.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const module = { exports: {} };
-  compiled.runInThisContext()(module.exports, createRequire(script), module, script, path.dirname(script));
+  // The script's import() (a JavaScript config file, see scripts/bundle.js) is this module's.
+  const importModule = (specifier) => import(specifier);
+  compiled.runInThisContext()(module.exports, createRequire(script), module, script, path.dirname(script), importModule);
   await module.exports.main(process.argv);
   return true;
 }

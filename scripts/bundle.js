@@ -35,9 +35,13 @@ const cache = path.join(outdir, 'cli-script.cache');
 
 /**
  * The script's text is one function expression, compiled by node:vm and called by bin/debussy.js
- * with what a CommonJS module gets. Written here only: the code cache belongs to this exact text.
+ * with what a CommonJS module gets, and its own import(): an import() inside a vm script needs a
+ * hook that is experimental in Node 20 (it warns on first use) and is lost when the script comes
+ * from a code cache, so the one dependency that imports at run time (cosmiconfig: a JavaScript
+ * config file, or TypeScript) calls `__debussyImport` instead (`importThroughCaller`), and the
+ * bundle must hold no other import(). Written here only: the code cache belongs to this exact text.
  */
-const SCRIPT_HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
+const SCRIPT_HEAD = '(function (exports, require, module, __filename, __dirname, __debussyImport) {\n';
 const SCRIPT_TAIL = '\n})';
 
 /**
@@ -76,6 +80,7 @@ export async function bundle({ resolveFrom = root, dependenciesMayBeMissing = fa
     define: { 'import.meta.url': '__debussyScriptUrl' },
     banner: { js: "var __debussyScriptUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: dependenciesMayBeMissing ? 'silent' : 'error',
+    plugins: [importThroughCaller],
   };
   let built;
   try {
@@ -90,6 +95,8 @@ export async function bundle({ resolveFrom = root, dependenciesMayBeMissing = fa
   }
   const [output] = built.outputFiles;
   if (output === undefined) return failed(new Error('esbuild wrote nothing'), log);
+  const imports = dynamicImportsIn(output.text);
+  if (imports.length > 0) return failed(new Error(`the bundle holds an import() a vm script cannot run: ${imports[0]}`), log);
   mkdirSync(outdir, { recursive: true });
   writeFileSync(script, `${SCRIPT_HEAD}${output.text}${SCRIPT_TAIL}`);
   // The cache is made by a fresh node with default flags (see above), not by this process.
@@ -100,6 +107,24 @@ export async function bundle({ resolveFrom = root, dependenciesMayBeMissing = fa
     log(`debussy bundle: no code cache (${(made.stderr || made.stdout).trim().split('\n')[0] ?? 'unknown error'}); the script compiles as it runs.`);
   }
   return 'bundled';
+}
+
+/** cosmiconfig's loaders import a JavaScript config file (and TypeScript) at run time: through the caller's import(). */
+const importThroughCaller = {
+  name: 'import-through-caller',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]cosmiconfig[\\/]dist[\\/]loaders\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const replaced = text.replace(/\bimport\(/g, '__debussyImport(');
+      if (replaced === text) throw new Error(`${args.path} no longer calls import(): see scripts/bundle.js`);
+      return { contents: replaced, loader: 'js' };
+    });
+  },
+};
+
+/** Where the bundle still holds an import() expression (not `.import(`, not a name ending in import). */
+function dynamicImportsIn(text) {
+  return [...text.matchAll(/(?<![\w$.])import\s*\(/g)].map((match) => text.slice(Math.max(0, match.index - 60), match.index + 30).replace(/\s+/g, ' '));
 }
 
 function failed(error, log) {

@@ -164,4 +164,24 @@ describe('the bundled CLI', () => {
     expect(without.stdout).toBe(withFile.stdout);
     expect(withFile.stdout).toMatch(/"projected":\d+/);
   });
+
+  it('reads a JavaScript config file (imported at run time) from its code cache as the modules do', async () => {
+    const project = path.join(work.dir, 'js-config');
+    mkdirSync(project);
+    initRepo(project);
+    writeFileSync(path.join(project, 'debussy.config.mjs'), 'export default { max_restarts: 2, context_threshold: 70 };\n');
+    writeFileSync(path.join(project, 'debussy.config.cjs'), 'module.exports = { max_restarts: 4 };\n');
+    const modules = copyPackage('js-config-modules');
+    rmSync(path.join(modules, 'dist/bundle'), { recursive: true });
+    for (const file of ['debussy.config.mjs', 'debussy.config.cjs']) {
+      const bundled = await loadedFiles(REPO_ROOT, ['config', '--config', file, '--json'], project);
+      expect(bundled.output).toContain('SCRIPT dist/bundle/cli-script.js cache=accepted');
+      const fromModules = await loadedFiles(modules, ['config', '--config', file, '--json'], project);
+      expect(bundled.code, bundled.output).toBe(0);
+      expect(bundled.output.replace(/^SCRIPT .*\n/m, '')).toBe(fromModules.output);
+    }
+    const mjs = await loadedFiles(REPO_ROOT, ['config', '--config', 'debussy.config.mjs'], project);
+    expect(mjs.output).toMatch(/max_restarts\s+2\s+\(file\)/);
+    expect(mjs.output).not.toMatch(/warning|ExperimentalWarning/i);
+  });
 });
