@@ -60,12 +60,16 @@ describe('SIGTERM twice', () => {
     // signal's kill can end it before debussy's own escalation.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'debussy-stubborn-'));
     const agent = path.join(dir, 'stubborn-agent.sh');
-    writeFileSync(agent, `#!/bin/sh\ntrap '' INT TERM\necho '{"type":"system","subtype":"init","session_id":"s-stubborn","model":"m","tools":[]}'\nsleep 300 &\nwait\nwait\n`);
+    // A duration no other process on the machine has (a person's `sleep 300` once made this test
+    // signal a run whose agent had not started yet).
+    const seconds = `300.${process.pid}`;
+    const agentSleep = new RegExp(`^sleep ${seconds.replace('.', '\\.')}$`);
+    writeFileSync(agent, `#!/bin/sh\ntrap '' INT TERM\necho '{"type":"system","subtype":"init","session_id":"s-stubborn","model":"m","tools":[]}'\nsleep ${seconds} &\nwait\nwait\n`);
     chmodSync(agent, 0o755);
     try {
       project = await E2EProject.create({ phases: [{ id: '1', title: 'Stubborn' }], script: [], config: { claude_command: agent, stop_grace: '60s' } });
       const run = project.start(['run', project.planArg]);
-      await waitFor('the agent to run sleep 300', () => livePids(/^sleep 300$/).length > 0);
+      await waitFor('the agent to run its sleep', () => livePids(agentSleep).length > 0);
       run.child.kill('SIGTERM');
       await waitFor('debussy to ask the session to stop', () => run.child.exitCode === null && (project?.sessionLogs() ?? '').includes('): SIGINT'));
       run.child.kill('SIGTERM');
@@ -73,7 +77,7 @@ describe('SIGTERM twice', () => {
       expect(result.code, result.stdout + result.stderr).toBe(130);
       expect(result.stderr).toContain('debussy: ending now');
       expect(project?.sessionLogs() ?? '').toContain('interrupted twice: ending the session now');
-      expect(livePids(/^sleep 300$/)).toEqual([]);
+      expect(livePids(agentSleep)).toEqual([]);
       expect(eventsOf(await project.journal(), 'run_ended')).toMatchObject([{ status: 'interrupted', exitCode: 130 }]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
