@@ -17,8 +17,9 @@
 //   vocabulary file) hold: import.meta.url is the script's own file URL.
 // - The cache is made in a process of its own with node's default V8 flags: a process whose flags
 //   differ (NODE_OPTIONS=--max-old-space-size=...), or another node version, has V8 reject it and
-//   compiles the script as it goes, only slower. Without esbuild (a git install whose build tools
-//   could not be fetched) there is no bundle, and bin/debussy.js runs dist/cli/start.js.
+//   compiles the script as it goes, only slower. Without esbuild or the dependencies (a global
+//   install from git builds before they are installed) there is no bundle, and bin/debussy.js runs
+//   dist/cli/start.js.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -45,14 +46,12 @@ const SCRIPT_HEAD = '(function (exports, require, module, __filename, __dirname,
 const SCRIPT_TAIL = '\n})';
 
 /**
- * Bundles dist/cli/main.js into dist/bundle/cli-script.js with the esbuild found from `resolveFrom`
- * (a folder whose node_modules holds it; the package root by default), then makes its code cache.
+ * Bundles dist/cli/main.js into dist/bundle/cli-script.js with the package's esbuild, then makes
+ * its code cache.
  * Says what happened: 'bundled', 'no-esbuild' or 'failed'; any old bundle is removed first, so a
- * stale one never runs. `dependenciesMayBeMissing`: a global install from git builds before its
- * dependencies are installed (npm/cli#8440); then debussy's own modules are bundled and the
- * dependencies are required from node_modules at run time.
+ * stale one never runs.
  */
-export async function bundle({ resolveFrom = root, dependenciesMayBeMissing = false, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+export async function bundle({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   rmSync(outdir, { recursive: true, force: true });
   if (!existsSync(entry)) {
     log('debussy bundle: dist/cli/main.js is missing (run tsc first); no bundle written.');
@@ -60,7 +59,7 @@ export async function bundle({ resolveFrom = root, dependenciesMayBeMissing = fa
   }
   let esbuild;
   try {
-    const resolved = createRequire(path.join(resolveFrom, 'package.json')).resolve('esbuild');
+    const resolved = createRequire(path.join(root, 'package.json')).resolve('esbuild');
     esbuild = await import(pathToFileURL(resolved).href);
   } catch {
     log('debussy bundle: esbuild is not installed; debussy runs unbundled (dist/cli/start.js).');
@@ -79,19 +78,14 @@ export async function bundle({ resolveFrom = root, dependenciesMayBeMissing = fa
     // The modules find their package's files from import.meta.url: the script's own URL.
     define: { 'import.meta.url': '__debussyScriptUrl' },
     banner: { js: "var __debussyScriptUrl = require('node:url').pathToFileURL(__filename).href;" },
-    logLevel: dependenciesMayBeMissing ? 'silent' : 'error',
+    logLevel: 'error',
     plugins: [importThroughCaller],
   };
   let built;
   try {
     built = await esbuild.build(options);
   } catch (error) {
-    if (!dependenciesMayBeMissing) return failed(error, log);
-    try {
-      built = await esbuild.build({ ...options, packages: 'external', logLevel: 'error' });
-    } catch (again) {
-      return failed(again, log);
-    }
+    return failed(error, log);
   }
   const [output] = built.outputFiles;
   if (output === undefined) return failed(new Error('esbuild wrote nothing'), log);

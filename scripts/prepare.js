@@ -38,8 +38,7 @@ if (tsc !== undefined) {
   await bundle();
   await writeVocabulary();
 } else {
-  const devDependencies = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies ?? {};
-  const version = devDependencies.typescript ?? 'latest';
+  const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies?.typescript ?? 'latest';
   const tools = mkdtempSync(path.join(os.tmpdir(), 'debussy-build-'));
   try {
     // The global install's settings (global, prefix, allow-scripts...) must not steer this one.
@@ -56,10 +55,9 @@ if (tsc !== undefined) {
       process.stderr.write('debussy prepare: the build wrote no dist/cli/main.js.\n');
       process.exit(1);
     }
-    // The bundle is an optimisation: if esbuild cannot be fetched, debussy runs unbundled.
-    const esbuild = spawnSync('npm', ['install', '--prefix', tools, '--no-save', '--no-package-lock', '--ignore-scripts', '--no-audit', '--no-fund', `esbuild@${devDependencies.esbuild ?? 'latest'}`], { cwd: tools, env, stdio: ['ignore', 'ignore', 'ignore'] });
-    if (esbuild.status === 0) await bundle({ resolveFrom: tools, dependenciesMayBeMissing: true });
-    await writeVocabulary();
+    // Neither the bundle nor the vocabulary file can be made here: both read the dependencies,
+    // which are not installed yet. debussy runs from its modules (dist/cli/start.js) and decodes
+    // the vocabulary at run time, with more CPU and otherwise the same.
   } finally {
     rmSync(tools, { recursive: true, force: true });
   }
