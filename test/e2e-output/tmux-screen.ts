@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { liveProcesses, processStartTime, type ProcessIdentity } from '../../src/process/identity.js';
 
 const run = promisify(execFile);
 
@@ -23,6 +24,19 @@ function shellQuote(text: string): string {
 // The pane sets these itself (TERM from tmux) or they describe the outer terminal.
 const NOT_EXPORTED = new Set(['TERM', 'TMUX', 'TMUX_PANE', 'COLUMNS', 'LINES', 'TERMCAP']);
 
+/** The pane's shell as it wrote its PID at its start (within 5 s), with its start time; else undefined. */
+async function paneShell(pidFile: string): Promise<ProcessIdentity | undefined> {
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; ) {
+    const pid = Number(readFileSync(pidFile, { encoding: 'utf8', flag: 'a+' }).trim());
+    if (Number.isInteger(pid) && pid > 0) {
+      const startTime = processStartTime(pid);
+      return startTime === undefined ? undefined : { pid, startTime };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return undefined;
+}
+
 function signal(pid: number, name: NodeJS.Signals): void {
   try {
     process.kill(pid, name);
@@ -36,6 +50,8 @@ export class TmuxScreen {
     private readonly dir: string,
     private readonly socket: string,
     readonly exitCodeFile: string,
+    /** The pane's shell, which ends in `sleep 600` (see dispose). */
+    private readonly paneShell: ProcessIdentity | undefined,
   ) {}
 
   /**
@@ -50,6 +66,9 @@ export class TmuxScreen {
       .filter((entry): entry is [string, string] => entry[1] !== undefined && !NOT_EXPORTED.has(entry[0]) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(entry[0]))
       .map(([key, value]) => `export ${key}=${shellQuote(value)}`);
     const script = [
+      // The pane's shell, for dispose(): it ends in `sleep 600`, which a hang-up test leaves with no
+      // tmux server to end it.
+      `echo $$ > ${shellQuote(path.join(dir, 'pane-pid'))}`,
       ...exports,
       `cd ${shellQuote(options.cwd)}`,
       // Ctrl-C in the pane, and a hang-up of the pane, are for the command; this shell stays to
@@ -64,7 +83,7 @@ export class TmuxScreen {
     writeFileSync(scriptFile, `${script}\n`);
     // env -i: the pane's environment is the script's, not this test process's.
     await run('tmux', ['-S', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'debussy', '-x', String(options.width), '-y', String(options.height), `env -i PATH=${shellQuote(process.env.PATH ?? '/usr/bin:/bin')} HOME=${shellQuote(os.homedir())} sh ${shellQuote(scriptFile)}`]);
-    return new TmuxScreen(dir, socket, exitCodeFile);
+    return new TmuxScreen(dir, socket, exitCodeFile, await paneShell(path.join(dir, 'pane-pid')));
   }
 
   /** Types keys into the pane, as tmux send-keys names them (`C-c` is Ctrl-C). */
@@ -136,6 +155,9 @@ export class TmuxScreen {
       if ((await this.waitForExit(15_000)) === undefined) signal(pid, 'SIGKILL');
     }
     await run('tmux', ['-S', this.socket, 'kill-server']).catch(() => undefined);
+    // After a hang-up (hangUp(): the server is gone) the pane's shell goes on to its `sleep 600`,
+    // which nothing else would end: it is ended here if it is still that process.
+    if (this.paneShell !== undefined) for (const pane of liveProcesses([this.paneShell])) signal(pane.pid, 'SIGKILL');
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
