@@ -1,23 +1,9 @@
 #!/usr/bin/env node
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-
-// An install whose build did not run (`npm install -g github:...`: npm 11 skips a git package's
-// `prepare` unless allowed) has no dist/: one line with the fix instead of ERR_MODULE_NOT_FOUND.
-const modules = new URL('../dist/cli/main.js', import.meta.url);
-if (!existsSync(modules)) {
-  process.stderr.write(
-    'debussy: this install has no build (dist/ is missing), so it cannot run.\n' +
-      '  Install a packed copy, which npm builds: npm install -g "$(npm pack <the git URL or folder you installed from> | tail -n 1)" (in a checkout: npm ci, or npm run build).\n',
-  );
-  process.exit(1);
-}
-
-const script = fileURLToPath(new URL('../dist/bundle/cli-script.js', import.meta.url));
-const cache = fileURLToPath(new URL('../dist/bundle/cli-script.cache', import.meta.url));
 
 /** Modification time in ms, or undefined when the file is not there. */
 function modifiedAt(file) {
@@ -28,6 +14,21 @@ function modifiedAt(file) {
   }
 }
 
+// An install whose build did not run (`npm install -g github:...`: npm 11 skips a git package's
+// `prepare` unless allowed) has no dist/: one line with the fix instead of ERR_MODULE_NOT_FOUND.
+const modules = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const modulesAt = modifiedAt(modules);
+if (modulesAt === undefined) {
+  process.stderr.write(
+    'debussy: this install has no build (dist/ is missing), so it cannot run.\n' +
+      '  Install a packed copy, which npm builds: npm install -g "$(npm pack <the git URL or folder you installed from> | tail -n 1)" (in a checkout: npm ci, or npm run build).\n',
+  );
+  process.exit(1);
+}
+
+const script = fileURLToPath(new URL('../dist/bundle/cli-script.js', import.meta.url));
+const cache = fileURLToPath(new URL('../dist/bundle/cli-script.cache', import.meta.url));
+
 /**
  * Runs the CLI from the script scripts/bundle.js made of dist/ (one file instead of ~470 modules),
  * with V8's compiled code from its cache when the cache is as new as the script (V8 itself rejects
@@ -36,7 +37,7 @@ function modifiedAt(file) {
  */
 async function runScript() {
   const scriptAt = modifiedAt(script);
-  if (scriptAt === undefined || scriptAt < modifiedAt(modules)) return false;
+  if (scriptAt === undefined || scriptAt < modulesAt) return false;
   const cacheAt = modifiedAt(cache);
   const cachedData = cacheAt !== undefined && cacheAt >= scriptAt ? readFileSync(cache) : undefined;
   const compiled = new vm.Script(readFileSync(script, 'utf8'), {

@@ -174,7 +174,7 @@ export async function measureRun(dir: string, toolCalls: number, profileDir?: st
         claudeTreesMs: claudeTrees.map(Math.round),
         gitAndGatesMs: Math.max(0, Math.round(run.childrenCpuMs - claudeTreeMs)),
         debussyRunPeakRssMb: round(run.vmHwmKb / 1024, 1),
-        debussyRunThreadCpuMs: Object.fromEntries(Object.entries(run.threadCpuMs ?? {}).map(([name, ms]) => [name, Math.round(ms)])),
+        debussyRunThreadCpuMs: Object.fromEntries(Object.entries(run.threadCpuMs).map(([name, ms]) => [name, Math.round(ms)])),
       },
     };
   } finally {

@@ -310,7 +310,7 @@ export function vocabularyFromFile(file: Uint8Array): Vocabulary | undefined {
   // A copy aligned to 4 bytes when the file's bytes are not (a Buffer may sit anywhere in its pool).
   const data = file.byteOffset % 4 === 0 ? file : file.slice();
   const header = new Uint32Array(data.buffer, data.byteOffset, HEADER_WORDS);
-  const [magic, version, count, hasRanks, slotBits, maxTokenBytes, byteCount] = header as unknown as number[];
+  const [magic, version, count, hasRanks, slotBits, maxTokenBytes, byteCount] = Array.from(header);
   if (magic !== FILE_MAGIC || version !== FILE_VERSION || count === undefined || count >= INDEX_MASK || slotBits === undefined || slotBits > 30 || maxTokenBytes === undefined || byteCount === undefined) return undefined;
   const lengths = [(count + 1) * 4, hasRanks === 1 ? count * 4 : 0, (1 << slotBits) * 4, (1 << 16) * 4, byteCount];
   if (data.byteLength !== HEADER_WORDS * 4 + lengths.reduce((sum, length) => sum + padded(length), 0)) return undefined;

@@ -23,11 +23,19 @@ describe('session log names', () => {
   });
 });
 
+/** Runs `test` with the path of a raw log in a fresh temp folder, removed afterwards. */
+async function withRawLog(test: (raw: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'debussy-logs-'));
+  try {
+    await test(path.join(dir, 'raw.ndjson'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('SessionLogs writing in pieces', () => {
   it('writes a few lines gathered before the stream went quiet, with no further call', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'debussy-logs-'));
-    try {
-      const raw = path.join(dir, 'raw.ndjson');
+    await withRawLog(async (raw) => {
       const logs = new SessionLogs(raw, undefined);
       logs.rawLine('{"type":"system","subtype":"init"}');
       logs.rawLine('{"type":"result"}', Buffer.from('{"type":"result"}'));
@@ -40,15 +48,11 @@ describe('SessionLogs writing in pieces', () => {
       }
       expect(text).toBe('{"type":"system","subtype":"init"}\n{"type":"result"}\n');
       await logs.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('writes a line that follows a quiet spell at once, so a kill the moment after cannot take it', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'debussy-logs-'));
-    try {
-      const raw = path.join(dir, 'raw.ndjson');
+    await withRawLog(async (raw) => {
       const logs = new SessionLogs(raw, undefined);
       logs.rawLine('{"type":"assistant","n":1}');
       logs.flush();
@@ -59,15 +63,11 @@ describe('SessionLogs writing in pieces', () => {
       expect(readFileSync(raw, 'utf8')).toBe('{"type":"assistant","n":1}\n{"type":"assistant","n":2}\n');
       await logs.close();
       expect(readFileSync(raw, 'utf8')).toBe('{"type":"assistant","n":1}\n{"type":"assistant","n":2}\n');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('never lets a small piece overtake a big one still on its way to the disk', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'debussy-logs-'));
-    try {
-      const raw = path.join(dir, 'raw.ndjson');
+    await withRawLog(async (raw) => {
       const logs = new SessionLogs(raw, undefined);
       await new Promise((resolve) => setTimeout(resolve, 50)); // the file is open
       const big = `{"type":"user","text":"${'x'.repeat(300_000)}"}`;
@@ -78,8 +78,6 @@ describe('SessionLogs writing in pieces', () => {
       }
       await logs.close();
       expect(readFileSync(raw, 'utf8')).toBe(lines.map((line) => `${line}\n`).join(''));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
