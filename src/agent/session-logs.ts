@@ -16,6 +16,7 @@ import path from 'node:path';
 import { cutText, redactDeepOnce } from '../redact/index.js';
 import { oneLine } from '../text/one-line.js';
 import type { AgentEvent } from './agent-events.js';
+import { StreamedBlocks, type ReadyLine } from './streamed-blocks.js';
 
 const MAX_TEXT = 300;
 
@@ -206,6 +207,8 @@ class AppendLog {
 export class SessionLogs {
   private readonly raw: AppendLog;
   private readonly readable: AppendLog;
+  /** Holds a streamed block's pieces until it can be redacted whole (streamed-blocks.ts). */
+  private readonly blocks: StreamedBlocks;
 
   /** `redact` scrubs secrets from every line before it reaches the disk. */
   constructor(
@@ -215,17 +218,22 @@ export class SessionLogs {
   ) {
     this.raw = new AppendLog(rawLogPath);
     this.readable = new AppendLog(readableLogPath);
+    this.blocks = new StreamedBlocks(this.redact);
   }
 
   /**
    * Gathers a stdout line for the raw log (written at the next flush): as received, from `bytes`
    * (what `line` was decoded from, if known) when redaction leaves it unchanged, so the stream is
-   * not encoded again (bench figure 1); else the redacted text.
+   * not encoded again (bench figure 1); else the redacted text. A streamed block's pieces wait
+   * until the block is complete, and so do the lines behind them.
    */
   rawLine(line: string, bytes?: Buffer): void {
-    const redacted = this.redact(line);
-    if (redacted === line && bytes !== undefined) this.raw.writeLine(bytes);
-    else this.raw.write(`${redacted}\n`);
+    for (const ready of this.blocks.accept(line, bytes)) this.writeRaw(ready);
+  }
+
+  private writeRaw(ready: ReadyLine): void {
+    if (typeof ready === 'string') this.raw.write(`${ready}\n`);
+    else this.raw.writeLine(ready);
   }
 
   /**
@@ -258,6 +266,7 @@ export class SessionLogs {
   }
 
   async close(): Promise<void> {
+    for (const ready of this.blocks.drain()) this.writeRaw(ready);
     await Promise.all([this.raw.close(), this.readable.close()]);
   }
 }

@@ -51,7 +51,7 @@ export class E2EProject {
     private readonly claudeConfig: TempDir,
   ) {}
 
-  static async create(options: { phases: PhaseSpec[]; script: ScriptedApiOptions['script']; config?: Record<string, unknown>; usage?: ScriptedApiOptions['usage']; foreign?: ScriptedApiOptions['foreign']; defaultLatencyMs?: number; files?: Record<string, string> }): Promise<E2EProject> {
+  static async create(options: { phases: PhaseSpec[]; script: ScriptedApiOptions['script']; config?: Record<string, unknown>; usage?: ScriptedApiOptions['usage']; foreign?: ScriptedApiOptions['foreign']; defaultLatencyMs?: number; deltaChars?: ScriptedApiOptions['deltaChars']; files?: Record<string, string> }): Promise<E2EProject> {
     const files = planFiles('E2E Plan', options.phases);
     files['.gitignore'] = '.debussy/runs/\n.debussy/run.lock\n.debussy/project.ndjson\n';
     files['.debussy/config.yaml'] = YAML.stringify({
@@ -62,7 +62,7 @@ export class E2EProject {
       ...options.config,
     });
     const repo = await tempGitRepo({ ...files, ...options.files });
-    const api = await startScriptedApi({ script: options.script, ...(options.usage ? { usage: options.usage } : {}), ...(options.foreign ? { foreign: options.foreign } : {}), ...(options.defaultLatencyMs === undefined ? {} : { defaultLatencyMs: options.defaultLatencyMs }) });
+    const api = await startScriptedApi({ script: options.script, ...(options.usage ? { usage: options.usage } : {}), ...(options.foreign ? { foreign: options.foreign } : {}), ...(options.defaultLatencyMs === undefined ? {} : { defaultLatencyMs: options.defaultLatencyMs }), ...(options.deltaChars === undefined ? {} : { deltaChars: options.deltaChars }) });
     const claudeConfig = await makeClaudeConfigDir();
     return new E2EProject(repo, api, claudeConfig);
   }

@@ -51,8 +51,24 @@ function startUsage(usage: Required<UsageSpec>): Record<string, number> {
   };
 }
 
+/**
+ * `text` cut into pieces: whole without `deltaChars`; else sizes cycling from the pair's first
+ * to its last (deterministic, so a failure can be replayed).
+ */
+export function deltaPieces(text: string, deltaChars?: number | readonly [number, number]): string[] {
+  if (deltaChars === undefined || text === '') return [text];
+  const [min, max] = typeof deltaChars === 'number' ? [deltaChars, deltaChars] : deltaChars;
+  const pieces: string[] = [];
+  for (let at = 0, k = 0; at < text.length; k += 1) {
+    const size = Math.max(1, min + (k % (max - min + 1)));
+    pieces.push(text.slice(at, at + size));
+    at += size;
+  }
+  return pieces;
+}
+
 /** The SSE event sequence of the streaming Messages API for this message. */
-export function sseEvents(message: ReplyMessage): SseEvent[] {
+export function sseEvents(message: ReplyMessage, deltaChars?: number | readonly [number, number]): SseEvent[] {
   const events: SseEvent[] = [
     {
       event: 'message_start',
@@ -75,7 +91,7 @@ export function sseEvents(message: ReplyMessage): SseEvent[] {
     if (block.type === 'text') {
       events.push(
         { event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } },
-        { event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } } },
+        ...deltaPieces(block.text, deltaChars).map((text) => ({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text } } })),
       );
     } else {
       events.push(
@@ -83,10 +99,10 @@ export function sseEvents(message: ReplyMessage): SseEvent[] {
           event: 'content_block_start',
           data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } },
         },
-        {
+        ...deltaPieces(JSON.stringify(block.input), deltaChars).map((partial) => ({
           event: 'content_block_delta',
-          data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } },
-        },
+          data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } },
+        })),
       );
     }
     events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });

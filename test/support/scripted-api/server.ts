@@ -156,7 +156,7 @@ async function answer(res: ServerResponse, stream: boolean, rec: RecordedRequest
     }
     case 'text':
     case 'tool_use':
-      await sendMessage(res, stream, buildMessage(rec, turn, options), turn.latencyMs ?? options.defaultLatencyMs ?? 0, turn.headers);
+      await sendMessage(res, stream, buildMessage(rec, turn, options), turn.latencyMs ?? options.defaultLatencyMs ?? 0, turn.headers, options.deltaChars);
       return;
   }
 }
@@ -187,6 +187,7 @@ async function sendMessage(
   message: ReplyMessage,
   latencyMs: number,
   headers: Record<string, string> = {},
+  deltaChars?: ScriptedApiOptions['deltaChars'],
 ): Promise<void> {
   if (latencyMs > 0) {
     await new Promise((resolve) => setTimeout(resolve, latencyMs));
@@ -197,7 +198,7 @@ async function sendMessage(
     return;
   }
   res.writeHead(200, { ...sseHeaders(), ...headers });
-  for (const event of sseEvents(message)) res.write(formatSse(event));
+  for (const event of sseEvents(message, deltaChars)) res.write(formatSse(event));
   res.end();
 }
 

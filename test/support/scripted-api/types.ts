@@ -76,6 +76,12 @@ export interface ScriptedApiOptions {
   defaultLatencyMs?: number;
   /** What a main request past the end of an array script gets: a text "Done." (default) or a 400. */
   onExhausted?: 'text-done' | 'error';
+  /**
+   * Stream each text and tool-input block in pieces of this many characters (one `text_delta` or
+   * `input_json_delta` each; a pair gives the sizes to cycle through, e.g. [7, 15] as the real API's
+   * few-token deltas). Default: one delta per block.
+   */
+  deltaChars?: number | readonly [number, number];
 }
 
 export interface ScriptedApi {
