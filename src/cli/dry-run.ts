@@ -71,7 +71,7 @@ export async function describeDryRun(root: string, plan: Plan, config: DebussyCo
       permissionWarning(config, gateCommandsOf(executionOrder(plan).filter((phase) => !resume.completed.has(phase.id)))),
       hooksOffWarning(config.claude_args, root, env),
     ].filter((w): w is string => w !== undefined).map((w) => redactSecrets(w)),
-    planChanges: change?.lines ?? [],
+    planChanges: (change?.lines ?? []).map((line) => redactSecrets(line)),
   };
 }
 

@@ -15,8 +15,16 @@ import type { Plan } from './types.js';
 
 export interface GateFingerprint {
   name: string;
-  /** Empty when the gate has no command (the audit reports that). */
+  /**
+   * The command, to be shown: written to the journal redacted, so a password in it is never
+   * compared from there. Empty when the gate has no command (the audit reports that).
+   */
   command: string;
+  /**
+   * Hash of the command as the plan says it: what is compared between runs. Absent in journals
+   * written before it existed (plan-diff.ts then compares the redacted command).
+   */
+  commandHash?: string;
 }
 
 export interface PhaseFingerprint {
@@ -80,7 +88,7 @@ export function fingerprintPlan(plan: Plan, textOf: (path: string) => string | u
         title: phase.title,
         file: relative(dirname(plan.path), phase.path) || phase.link,
         fileHash: text === undefined ? null : textHash(normalizedPhaseText(text)),
-        gates: (phase.file?.gates ?? []).map((gate) => ({ name: gate.name, command: gate.command ?? '' })),
+        gates: (phase.file?.gates ?? []).map((gate) => ({ name: gate.name, command: gate.command ?? '', commandHash: textHash(gate.command ?? '') })),
         dependsOn: [...phase.dependsOn],
       };
     }),

@@ -24,15 +24,35 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && [...a].sort().every((value, index) => value === [...b].sort()[index]);
 }
 
+const REDACTION = /\[REDACTED(?::[A-Za-z0-9_]+)?\]/;
+
+/**
+ * A recorded command without a hash (an older journal) holds the command as it was shown, with
+ * its secrets redacted: it is the same command when the command now reads the same where the two
+ * can be compared, each redaction standing for any text.
+ */
+function sameAsShown(shown: string, command: string): boolean {
+  if (shown === command) return true;
+  if (!REDACTION.test(shown)) return false;
+  const parts = shown.split(REDACTION).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[\\s\\S]*?')}$`).test(command);
+}
+
+/** The same gate command before and after: by the hashes of what the plans said, else as sameAsShown. */
+function sameCommand(before: GateFingerprint, after: GateFingerprint): boolean {
+  if (before.commandHash !== undefined && after.commandHash !== undefined) return before.commandHash === after.commandHash;
+  return sameAsShown(before.command, after.command);
+}
+
 function gateChanges(id: string, before: GateFingerprint[], after: GateFingerprint[]): PlanChange | undefined {
-  const byName = (gates: GateFingerprint[]) => new Map(gates.map((gate) => [gate.name, gate.command]));
+  const byName = (gates: GateFingerprint[]) => new Map(gates.map((gate) => [gate.name, gate]));
   const old = byName(before);
   const now = byName(after);
   const added = after.filter((gate) => !old.has(gate.name));
   const removed = before.filter((gate) => !now.has(gate.name));
   const changed = after.flatMap((gate) => {
     const from = old.get(gate.name);
-    return from !== undefined && from !== gate.command ? [{ name: gate.name, from, to: gate.command }] : [];
+    return from !== undefined && !sameCommand(from, gate) ? [{ name: gate.name, from: from.command, to: gate.command }] : [];
   });
   return added.length + removed.length + changed.length === 0 ? undefined : { kind: 'gates_changed', id, added, removed, changed };
 }

@@ -17,7 +17,9 @@ export function asPlanFingerprint(value: unknown): PlanFingerprint | undefined {
     const p = entry as Record<string, unknown>;
     if (!isString(p.id) || !isString(p.title) || !isString(p.file) || !(isString(p.fileHash) || p.fileHash === null)) return undefined;
     if (!Array.isArray(p.gates) || !Array.isArray(p.dependsOn)) return undefined;
-    const gates = (p.gates as unknown[]).filter((g): g is GateFingerprint => typeof g === 'object' && g !== null && isString((g as GateFingerprint).name) && isString((g as GateFingerprint).command));
+    const gates = (p.gates as unknown[])
+      .filter((g): g is GateFingerprint => typeof g === 'object' && g !== null && isString((g as GateFingerprint).name) && isString((g as GateFingerprint).command))
+      .map((g) => ({ name: g.name, command: g.command, ...(isString(g.commandHash) ? { commandHash: g.commandHash } : {}) }));
     read.push({ id: p.id, title: p.title, file: p.file, fileHash: p.fileHash, gates, dependsOn: (p.dependsOn as unknown[]).filter(isString) });
   }
   return { masterHash, phases: read };

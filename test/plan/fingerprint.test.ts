@@ -1,6 +1,6 @@
 /** A plan's fingerprint and the diff of two: what a later run says changed. */
 import { describe, expect, it } from 'vitest';
-import { fingerprintPlan, normalizedMasterText, normalizedPhaseText, type PhaseFingerprint, type PlanFingerprint } from '../../src/plan/fingerprint.js';
+import { fingerprintPlan, normalizedMasterText, normalizedPhaseText, textHash, type PhaseFingerprint, type PlanFingerprint } from '../../src/plan/fingerprint.js';
 import { asPlanFingerprint } from '../../src/state/plan-fingerprint.js';
 import { describePlanChange, diffPlans } from '../../src/plan/plan-diff.js';
 import type { Plan } from '../../src/plan/types.js';
@@ -38,7 +38,7 @@ describe('fingerprintPlan', () => {
     const fp = fingerprintPlan(plan, (path) => texts[path]);
     expect(fp.masterHash).toMatch(/^[0-9a-f]{16}$/);
     expect(fp.phases).toEqual([
-      { id: '1', title: 'One', file: 'phase-1.md', fileHash: expect.stringMatching(/^[0-9a-f]{16}$/) as string, gates: [{ name: 'tests', command: 'npm test' }, { name: 'review', command: '' }], dependsOn: [] },
+      { id: '1', title: 'One', file: 'phase-1.md', fileHash: expect.stringMatching(/^[0-9a-f]{16}$/) as string, gates: [{ name: 'tests', command: 'npm test', commandHash: textHash('npm test') }, { name: 'review', command: '', commandHash: textHash('') }], dependsOn: [] },
       { id: '2', title: 'Two', file: 'phase-2.md', fileHash: null, gates: [], dependsOn: ['1'] },
     ]);
     expect(asPlanFingerprint(JSON.parse(JSON.stringify(fp)))).toEqual(fp);
@@ -95,6 +95,30 @@ describe('diffPlans', () => {
       before: planFp([phaseFp('1')]),
       after: planFp([phaseFp('1', { fileHash: 'other' })]),
       lines: ['phase 1: phase file phase-1.md edited'],
+    },
+    {
+      name: 'a command with a secret: compared by the hashes of what the plans said, not by what was shown',
+      before: planFp([phaseFp('1', { gates: [{ name: 'db', command: 'PGPASSWORD=[REDACTED] psql -c 1', commandHash: textHash('PGPASSWORD=abc psql -c 1') }] })]),
+      after: planFp([phaseFp('1', { gates: [{ name: 'db', command: 'PGPASSWORD=abc psql -c 1', commandHash: textHash('PGPASSWORD=abc psql -c 1') }] })]),
+      lines: [],
+    },
+    {
+      name: 'the same, edited',
+      before: planFp([phaseFp('1', { gates: [{ name: 'db', command: 'PGPASSWORD=[REDACTED] psql -c 1', commandHash: textHash('PGPASSWORD=abc psql -c 1') }] })]),
+      after: planFp([phaseFp('1', { gates: [{ name: 'db', command: 'PGPASSWORD=abd psql -c 1', commandHash: textHash('PGPASSWORD=abd psql -c 1') }] })]),
+      lines: ['phase 1: gate db changed: `PGPASSWORD=[REDACTED] psql -c 1` -> `PGPASSWORD=abd psql -c 1`'],
+    },
+    {
+      name: 'an older journal without hashes: a redacted command matches the command it was shown from',
+      before: planFp([phaseFp('1', { gates: [{ name: 'db', command: 'curl -u [REDACTED] https://x/[REDACTED:TOKEN]?a=1' }] })]),
+      after: planFp([phaseFp('1', { gates: [{ name: 'db', command: 'curl -u me:pw.+ https://x/t0k?a=1', commandHash: 'h' }] })]),
+      lines: [],
+    },
+    {
+      name: 'an older journal without hashes: a command that differs outside its redactions changed',
+      before: planFp([phaseFp('1', { gates: [{ name: 'db', command: 'curl -u [REDACTED] https://x/?a=1' }] })]),
+      after: planFp([phaseFp('1', { gates: [{ name: 'db', command: 'curl -u me:pw https://x/?a=2', commandHash: 'h' }] })]),
+      lines: ['phase 1: gate db changed: `curl -u [REDACTED] https://x/?a=1` -> `curl -u me:pw https://x/?a=2`'],
     },
     {
       name: 'the master plan changed outside its rows',

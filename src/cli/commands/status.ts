@@ -9,6 +9,7 @@ import { decidePlanChange, planChangeLines } from '../../verification/plan-chang
 import { renderRunSummary } from '../../report/run-summary.js';
 import { projectRootForCommand } from '../active-run.js';
 import { formatCount } from '../../text/format-count.js';
+import { createRedactor, redactDeep } from '../../redact/index.js';
 
 interface StatusOptions {
   json?: boolean;
@@ -41,7 +42,8 @@ async function planChangesSince(root: string, state: RunState): Promise<PlanChan
   try {
     const { config } = await loadProjectConfig(root, {});
     const { plan } = await parsePlan(path.resolve(root, state.planPath), { gateCommands: config.gates });
-    return plan === undefined ? undefined : diffPlans(state.planFingerprint, readPlanFingerprint(plan));
+    // Compared as the plan says; shown redacted (a gate command can hold a password).
+    return plan === undefined ? undefined : redactDeep(diffPlans(state.planFingerprint, readPlanFingerprint(plan)), createRedactor(process.env));
   } catch {
     return undefined;
   }
