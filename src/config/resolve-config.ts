@@ -4,7 +4,7 @@
  */
 import { redactSecrets } from '../redact/index.js';
 import { closestName } from './suggest.js';
-import { CONFIG_KEYS, CONFIG_SCHEMA, defaultConfig, type ConfigKey, type DebussyConfig } from './schema.js';
+import { CONFIG_KEYS, CONFIG_SCHEMA, defaultConfig, type ConfigKey, type DebussyConfig, type KeyDefinition } from './schema.js';
 import { allowedText, checkValue } from './validate.js';
 
 export type ValueSource = 'default' | 'file' | 'flag';
@@ -28,7 +28,9 @@ function isConfigKey(name: string): name is ConfigKey {
  * printed back. Only the formats redaction knows on their own (no environment), so this stays
  * pure; printError redacts again against the environment.
  */
-function show(value: unknown): string {
+function show(value: unknown, def?: KeyDefinition): string {
+  // A URL that does not read as one cannot be redacted as one: its credentials are not found.
+  if (def?.url === true) return 'the value (not shown: a URL can hold a credential)';
   return redactSecrets(typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value), {});
 }
 
@@ -54,7 +56,7 @@ export function resolveConfig(input: { file: string | undefined; raw: unknown; f
           config[name] = checked.value;
           sources[name] = 'file';
         } else {
-          errors.push(`${where}: ${name}: ${show(raw)} is not allowed: ${checked.problem}`);
+          errors.push(`${where}: ${name}: ${show(raw, CONFIG_SCHEMA[name])} is not allowed: ${checked.problem}`);
         }
       }
     }
@@ -69,7 +71,7 @@ export function resolveConfig(input: { file: string | undefined; raw: unknown; f
       config[name] = checked.value;
       sources[name] = 'flag';
     } else {
-      errors.push(`${flag} ${show(raw)} is not allowed: expected ${allowedText(def)}`);
+      errors.push(`${flag} ${show(raw, def)} is not allowed: expected ${allowedText(def)}`);
     }
   }
 

@@ -14,6 +14,8 @@ export interface KeyDefinition {
   max?: number;
   /** Allowed string values. */
   choices?: readonly string[];
+  /** A string that must be an http(s) URL (`new URL` reads it, the scheme is http or https). */
+  url?: true;
   /** The `debussy run` flag that overrides it, if any. */
   flag?: string;
   /** The flag's --help text when the description reads wrong for it (a --no- flag turns the key off). */
@@ -215,8 +217,8 @@ export const CONFIG_SCHEMA = {
     description: 'Desktop notification when debussy gives up, where notify-send or osascript is available.',
   },
   notify_webhook: {
-    kind: 'string', default: undefined, group: 'notify',
-    description: 'URL that receives a POST when debussy gives up on a phase or a run.',
+    kind: 'string', url: true, default: undefined, group: 'notify',
+    description: 'An http:// or https:// URL that receives a POST when debussy gives up on a phase or a run.',
   },
   notify_webhook_format: {
     kind: 'string', default: 'ntfy', choices: ['ntfy', 'json'], group: 'notify',

@@ -16,6 +16,7 @@ function describeAllowed(def: KeyDefinition): string {
     case 'boolean':
       return 'true or false';
     case 'string':
+      if (def.url === true) return 'an http:// or https:// URL';
       return def.choices ? `one of ${def.choices.join(', ')}` : 'a string';
     case 'string[]':
       return 'a list of strings';
@@ -53,6 +54,7 @@ export function checkValue(def: KeyDefinition, raw: unknown): Checked {
     case 'string': {
       if (typeof raw !== 'string' || raw.trim() === '') return bad();
       if (def.choices && !def.choices.includes(raw)) return bad();
+      if (def.url === true && !isHttpUrl(raw)) return bad();
       return { ok: true, value: raw };
     }
     case 'string[]': {
@@ -71,5 +73,14 @@ export function checkValue(def: KeyDefinition, raw: unknown): Checked {
       if (def.min !== undefined && ms < def.min) return bad();
       return { ok: true, value: ms };
     }
+  }
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
   }
 }

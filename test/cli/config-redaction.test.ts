@@ -104,6 +104,18 @@ describe('errors never print a secret', () => {
     expectNoSecret(result);
   });
 
+  it('a notify_webhook that is not a URL is refused in one line, without its value', async () => {
+    for (const value of [`alerts:${WEBHOOK_PASSWORD}@ntfy.example.com/deploys`, `ftp://ntfy.example.com/${WEBHOOK_QUERY_TOKEN}`]) {
+      writeConfig({ notify_webhook: value });
+      const result = await debussy(['config'], { cwd: work.dir });
+      expect(result.code, value).toBe(2);
+      expect(result.stderr).toContain('notify_webhook');
+      expect(result.stderr).toContain('expected an http:// or https:// URL');
+      expectNoSecret(result);
+      expectNoStack(result);
+    }
+  });
+
   it('an unknown config key that is a secret itself is not echoed', async () => {
     writeConfig({ [GITHUB_TOKEN]: true });
     const result = await debussy(['config'], { cwd: work.dir });
