@@ -30,7 +30,7 @@ function valueSchema(def: KeyDefinition): JsonSchema {
     case 'boolean':
       return { type: 'boolean' };
     case 'string':
-      if (def.url === true) return { type: 'string', format: 'uri', pattern: '^\\s*[hH][tT][tT][pP][sS]?://' };
+      if (def.url === true) return { type: 'string', pattern: '^\\s*[hH][tT][tT][pP][sS]?://' };
       return def.choices ? { type: 'string', enum: [...def.choices] } : { type: 'string', minLength: 1, pattern: '\\S' };
     case 'string[]':
       return { type: 'array', items: { type: 'string' } };
