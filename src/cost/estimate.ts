@@ -4,7 +4,7 @@
  * sessions stopped before claude's result (restarts, Ctrl-C, budget stops), which report no cost.
  * Pure.
  */
-import { priceFor, type PriceTable } from './prices.js';
+import { priceFor, pricesForCall, type PriceTable } from './prices.js';
 
 export interface TokenUsage {
   inputTokens: number;
@@ -22,8 +22,13 @@ export interface CostEstimate {
 
 const PER_MILLION = 1_000_000;
 
+/**
+ * The cost of `usage` on `model`. A model with a long-prompt tier is priced by the prompt of the
+ * usage as one call (its input, cache reads and writes): give it one call's usage.
+ */
 export function estimateCost(usage: TokenUsage, model: string, table: PriceTable): CostEstimate {
-  const { price, entry } = priceFor(model, table);
+  const { price: modelPrice, entry } = priceFor(model, table);
+  const price = pricesForCall(modelPrice, usage.inputTokens + usage.cacheReadTokens + usage.cacheCreationTokens);
   const usd =
     (usage.inputTokens * price.input + usage.outputTokens * price.output + usage.cacheCreationTokens * price.cacheWrite + usage.cacheReadTokens * price.cacheRead) /
     PER_MILLION;

@@ -1,12 +1,12 @@
 /**
  * What a model's tokens cost, in USD per million tokens. The shipped table is Claude Code's own
- * (read from the pricing table inside claude 2.1.197, the version debussy is tested with; its
+ * (read from the model catalog inside claude 2.1.332, the version debussy is tested with; its
  * total_cost_usd is computed from the same figures), so an estimate of a session stopped before
  * its result agrees with what claude would have reported. `prices` in the config overrides or
  * adds models. Pure.
  */
 
-export interface ModelPrice {
+export interface TokenPrices {
   input: number;
   output: number;
   /** Writing the prompt cache (claude's 5-minute cache). */
@@ -14,37 +14,65 @@ export interface ModelPrice {
   cacheRead: number;
 }
 
+export interface ModelPrice extends TokenPrices {
+  /** A dearer tier for a call whose prompt (input, cache reads and writes) is above `aboveTokens`. */
+  longPrompt?: TokenPrices & { aboveTokens: number };
+}
+
 /** When the shipped table was taken from claude (shown beside every estimate in the docs). */
-export const PRICES_AS_OF = '2026-11-23 (claude 2.1.197)';
+export const PRICES_AS_OF = '2026-11-26 (claude 2.1.332)';
 
 const HAIKU_3_5: ModelPrice = { input: 0.8, output: 4, cacheWrite: 1, cacheRead: 0.08 };
 const HAIKU_4_5: ModelPrice = { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1 };
-const SONNET: ModelPrice = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 };
+const HAIKU_5_5: ModelPrice = {
+  input: 0.1, output: 0.5, cacheWrite: 0.125, cacheRead: 0.01,
+  longPrompt: { aboveTokens: 100_000, input: 0.5, output: 2.5, cacheWrite: 0.625, cacheRead: 0.05 },
+};
+const SONNET_4: ModelPrice = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 };
+const SONNET_5: ModelPrice = { input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.2 };
+const SONNET_5_5: ModelPrice = { input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.1 };
 const OPUS_4_0: ModelPrice = { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 };
 const OPUS_4_5: ModelPrice = { input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 };
-const MYTHOS: ModelPrice = { input: 10, output: 50, cacheWrite: 12.5, cacheRead: 1 };
+const OPUS_5_5: ModelPrice = { input: 4, output: 20, cacheWrite: 5, cacheRead: 0.2 };
+const TIER_10_50: ModelPrice = { input: 10, output: 50, cacheWrite: 12.5, cacheRead: 1 };
+const TIER_10_50_READ_0_25: ModelPrice = { input: 10, output: 50, cacheWrite: 12.5, cacheRead: 0.25 };
+const TIER_8_40: ModelPrice = { input: 8, output: 40, cacheWrite: 10, cacheRead: 0.2 };
 
 /** Model name (without date suffix or `[1m]`) to price. */
 export const SHIPPED_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-3-5-haiku': HAIKU_3_5,
   'claude-haiku-4-5': HAIKU_4_5,
-  'claude-3-5-sonnet': SONNET,
-  'claude-3-7-sonnet': SONNET,
-  'claude-sonnet-4': SONNET,
-  'claude-sonnet-4-5': SONNET,
-  'claude-sonnet-4-6': SONNET,
-  'claude-sonnet-5': SONNET,
+  'claude-haiku-5-5': HAIKU_5_5,
+  'claude-3-5-sonnet': SONNET_4,
+  'claude-3-7-sonnet': SONNET_4,
+  'claude-sonnet-4': SONNET_4,
+  'claude-sonnet-4-5': SONNET_4,
+  'claude-sonnet-4-6': SONNET_4,
+  'claude-sonnet-5': SONNET_5,
+  'claude-sonnet-5-5': SONNET_5_5,
   'claude-opus-4': OPUS_4_0,
   'claude-opus-4-1': OPUS_4_0,
   'claude-opus-4-5': OPUS_4_5,
   'claude-opus-4-6': OPUS_4_5,
   'claude-opus-4-7': OPUS_4_5,
   'claude-opus-4-8': OPUS_4_5,
-  'claude-mythos-5': MYTHOS,
+  'claude-opus-5': OPUS_4_5,
+  'claude-opus-5-5': OPUS_5_5,
+  'claude-fable-5': TIER_10_50,
+  'claude-fable-5-1': TIER_10_50_READ_0_25,
+  'claude-fable-5-2': TIER_8_40,
+  'claude-mythos-5': TIER_10_50,
+  'claude-mythos-5-1': TIER_10_50_READ_0_25,
+  'claude-mythos-5-2': TIER_8_40,
 };
 
-/** claude prices a model it does not know as its default model (Opus 4.8): so does debussy, and says so. */
-export const FALLBACK_PRICE: ModelPrice = OPUS_4_5;
+/** claude prices a model it does not know as its default model (Opus 5.5): so does debussy, and says so. */
+export const FALLBACK_PRICE: ModelPrice = OPUS_5_5;
+
+/** The prices a call pays: the long-prompt tier when its prompt is above the tier's line. */
+export function pricesForCall(price: ModelPrice, promptTokens: number): TokenPrices {
+  return price.longPrompt !== undefined && promptTokens > price.longPrompt.aboveTokens ? price.longPrompt : price;
+}
 
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 

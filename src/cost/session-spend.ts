@@ -17,9 +17,15 @@ export interface SpendFigure {
   tokens: TokenUsage;
 }
 
+/**
+ * Each call is priced on its own (a model's long-prompt tier depends on the call's prompt); the
+ * calls before the last are summed as they end.
+ */
 export class SessionSpend {
-  private readonly byModel = new Map<string, TokenUsage>();
-  private lastModel: string | undefined;
+  private readonly tokens: TokenUsage = { ...NO_TOKENS };
+  /** The priced calls before the last one. */
+  private earlierUsd = 0;
+  private unknownModel: string | undefined;
   private lastCall: { model: string; usage: TokenUsage } | undefined;
   private exactUsd: number | undefined;
 
@@ -27,20 +33,23 @@ export class SessionSpend {
 
   observe(event: AgentEvent): void {
     if (event.type === 'usage') {
-      this.lastModel = event.model;
-      const sum = this.byModel.get(event.model) ?? { ...NO_TOKENS };
-      sum.inputTokens += event.inputTokens;
-      sum.cacheReadTokens += event.cacheReadTokens;
-      sum.cacheCreationTokens += event.cacheCreationTokens;
-      this.byModel.set(event.model, sum);
+      if (this.lastCall !== undefined) this.earlierUsd += this.priced(this.lastCall);
+      this.tokens.inputTokens += event.inputTokens;
+      this.tokens.cacheReadTokens += event.cacheReadTokens;
+      this.tokens.cacheCreationTokens += event.cacheCreationTokens;
       this.lastCall = { model: event.model, usage: { ...NO_TOKENS, inputTokens: event.inputTokens, cacheReadTokens: event.cacheReadTokens, cacheCreationTokens: event.cacheCreationTokens } };
-    } else if (event.type === 'output_usage' && this.lastModel !== undefined) {
-      const sum = this.byModel.get(this.lastModel);
-      if (sum) sum.outputTokens += event.outputTokens;
-      if (this.lastCall) this.lastCall.usage.outputTokens += event.outputTokens;
+    } else if (event.type === 'output_usage' && this.lastCall !== undefined) {
+      this.tokens.outputTokens += event.outputTokens;
+      this.lastCall.usage.outputTokens += event.outputTokens;
     } else if (event.type === 'result') {
       this.exactUsd = event.costUsd;
     }
+  }
+
+  private priced(call: { model: string; usage: TokenUsage }): number {
+    const estimate = estimateCost(call.usage, call.model, this.prices);
+    if (!estimate.priceKnown) this.unknownModel ??= call.model;
+    return estimate.usd;
   }
 
   /** What the next turn would cost if it were like the last one; 0 once claude's result ended the session. */
@@ -50,19 +59,9 @@ export class SessionSpend {
   }
 
   figure(): SpendFigure {
-    const tokens = { ...NO_TOKENS };
-    let usd = 0;
-    let unknownModel: string | undefined;
-    for (const [model, usage] of this.byModel) {
-      const estimate = estimateCost(usage, model, this.prices);
-      usd += estimate.usd;
-      if (!estimate.priceKnown) unknownModel ??= model;
-      tokens.inputTokens += usage.inputTokens;
-      tokens.outputTokens += usage.outputTokens;
-      tokens.cacheReadTokens += usage.cacheReadTokens;
-      tokens.cacheCreationTokens += usage.cacheCreationTokens;
-    }
+    const tokens = { ...this.tokens };
+    const usd = this.earlierUsd + (this.lastCall === undefined ? 0 : this.priced(this.lastCall));
     if (this.exactUsd !== undefined) return { usd: this.exactUsd, estimated: false, tokens };
-    return { usd, estimated: true, tokens, ...(unknownModel === undefined ? {} : { unknownModel }) };
+    return { usd, estimated: true, tokens, ...(this.unknownModel === undefined ? {} : { unknownModel: this.unknownModel }) };
   }
 }

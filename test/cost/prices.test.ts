@@ -9,7 +9,10 @@ describe('priceFor', () => {
     ['claude-opus-4-20250514', 'claude-opus-4', 15],
     ['claude-opus-4-1-20250805', 'claude-opus-4-1', 15],
     ['claude-sonnet-4-5-20250929', 'claude-sonnet-4-5', 3],
-    ['claude-sonnet-5', 'claude-sonnet-5', 3],
+    ['claude-sonnet-5', 'claude-sonnet-5', 2],
+    ['claude-sonnet-5-5', 'claude-sonnet-5-5', 2],
+    ['claude-opus-5-5', 'claude-opus-5-5', 4],
+    ['claude-haiku-5-5', 'claude-haiku-5-5', 0.1],
     ['claude-haiku-4-5-20251001', 'claude-haiku-4-5', 1],
     ['claude-3-5-haiku-20241022', 'claude-3-5-haiku', 0.8],
     ['us.anthropic.claude-opus-4-1-20250805-v1:0', 'claude-opus-4-1', 15],
@@ -27,8 +30,14 @@ describe('priceFor', () => {
 
 describe('estimateCost', () => {
   it.each([
-    // Measured: claude 2.1.197 reported total_cost_usd 0.074613 for 24,866 input and 1 output token on claude-sonnet-5.
-    [{ inputTokens: 24_866, outputTokens: 1, cacheReadTokens: 0, cacheCreationTokens: 0 }, 'claude-sonnet-5', 0.074613],
+    // Measured with claude 2.1.332 (its total_cost_usd): 10,563 input and 1 output token on claude-sonnet-5-5.
+    [{ inputTokens: 10_563, outputTokens: 1, cacheReadTokens: 0, cacheCreationTokens: 0 }, 'claude-sonnet-5-5', 0.021136],
+    // Measured: one call of 1,000,000 input tokens: claude-haiku-5-5 (its long-prompt tier), -opus-5-5, -sonnet-5-5.
+    [{ inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 }, 'claude-haiku-5-5', 0.5],
+    [{ inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 }, 'claude-opus-5-5', 4],
+    [{ inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 }, 'claude-sonnet-5-5', 2],
+    // Below the long-prompt line, haiku 5.5's own tier.
+    [{ inputTokens: 100_000, outputTokens: 10_000, cacheReadTokens: 0, cacheCreationTokens: 0 }, 'claude-haiku-5-5', 0.015],
     // Measured: 2 x (20,000 input + 10,000 output) on claude-opus-4-8 -> total_cost_usd 0.7.
     [{ inputTokens: 40_000, outputTokens: 20_000, cacheReadTokens: 0, cacheCreationTokens: 0 }, 'claude-opus-4-8', 0.7],
     [{ inputTokens: 0, outputTokens: 0, cacheReadTokens: 1_000_000, cacheCreationTokens: 1_000_000 }, 'claude-opus-4-8', 6.75],

@@ -23,7 +23,18 @@ describe('SessionSpend', () => {
   it('names a model the table does not know', () => {
     const spend = new SessionSpend(SHIPPED_PRICES);
     spend.observe(usage('m1', 'someone-elses-model', 1_000_000));
-    expect(spend.figure()).toMatchObject({ usd: 5, estimated: true, unknownModel: 'someone-elses-model' });
+    expect(spend.figure()).toMatchObject({ usd: 4, estimated: true, unknownModel: 'someone-elses-model' });
+  });
+
+  it('prices each call by its own prompt: a long prompt pays the long-prompt tier, a short one does not', () => {
+    const spend = new SessionSpend(SHIPPED_PRICES);
+    spend.observe(usage('m1', 'claude-haiku-5-5', 50_000));
+    spend.observe({ type: 'output_usage', outputTokens: 1_000 });
+    spend.observe(usage('m2', 'claude-haiku-5-5', 150_000));
+    spend.observe({ type: 'output_usage', outputTokens: 1_000 });
+    // 50k x $0.1 + 1k x $0.5, then 150k x $0.5 + 1k x $2.5 (per million).
+    expect(spend.figure().usd).toBeCloseTo(0.005 + 0.0005 + 0.075 + 0.0025, 9);
+    expect(spend.figure().tokens).toMatchObject({ inputTokens: 200_000, outputTokens: 2_000 });
   });
 
   it('costs nothing before the first call', () => {
