@@ -40,8 +40,8 @@ export const CONFIG_SCHEMA = {
     description: "Override the model's context window in tokens (otherwise known from the model name).",
   },
   max_context_tokens: {
-    kind: 'integer', default: 400_000, min: 0, flag: '--max-context-tokens', group: 'context',
-    description: 'Absolute cap beside context_threshold: a session is stopped at whichever comes first, so a 1M-token window restarts at 400,000 tokens, not 800,000. 0: no cap.',
+    kind: 'integer', default: 160_000, min: 0, flag: '--max-context-tokens', group: 'context',
+    description: "Absolute cap beside context_threshold: a session is stopped at whichever comes first. The default is the 80% point of a 200,000-token window, so a 1M-token window restarts at 160,000 tokens, not 800,000 (models degrade long before a 1M window is full: restart-flow.md in the docs debussy ships). 0: no cap.",
   },
   max_restarts: {
     kind: 'integer', default: 3, min: 0, flag: '--max-restarts', group: 'limits',

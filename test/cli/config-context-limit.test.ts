@@ -20,7 +20,7 @@ function project(config: string): string {
 
 describe('debussy config: the effective context limit', () => {
   it.each([
-    ['', ['with a 200,000-token window: 160,000 tokens (80% of 200,000)', 'with a 1,000,000-token window: 400,000 tokens (max_context_tokens)']],
+    ['', ['with a 200,000-token window: 160,000 tokens (80% of 200,000)', 'with a 1,000,000-token window: 160,000 tokens (max_context_tokens)']],
     ['max_context_tokens: 300000\ncontext_window: 1000000\n', ['1,000,000-token window (context_window): 300,000 tokens (max_context_tokens)']],
     ['max_context_tokens: 0\nmodel: sonnet\n', ['200,000-token window (model): 160,000 tokens (80% of 200,000)']],
     ['max_context_tokens: 0\ncontext_threshold: 100\ncontext_window: 500000\n', ['500,000-token window (context_window): none (context_threshold 100)']],
@@ -38,8 +38,8 @@ describe('debussy config: the effective context limit', () => {
     const cwd = project('context_window: 1000000\n');
     const result = await debussy(['config', '--json'], { cwd });
     expect(JSON.parse(result.stdout)).toMatchObject({
-      values: { max_context_tokens: { value: 400_000, source: 'default' } },
-      contextLimits: [{ window: 1_000_000, windowSource: 'context_window', tokens: 400_000, source: 'max_context_tokens' }],
+      values: { max_context_tokens: { value: 160_000, source: 'default' } },
+      contextLimits: [{ window: 1_000_000, windowSource: 'context_window', tokens: 160_000, source: 'max_context_tokens' }],
     });
   });
 
