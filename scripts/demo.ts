@@ -38,7 +38,7 @@ const CONFIG_YAML = `# Written by scripts/demo.ts; docs/configuration.md lists e
 claude_command: ${JSON.stringify(CLAUDE_BIN)}
 claude_args: ["--dangerously-skip-permissions"]
 # A model name with a known 200,000-token window.
-model: sonnet
+model: claude-sonnet-4-5
 stop_grace: 2s
 `;
 

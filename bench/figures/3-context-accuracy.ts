@@ -124,7 +124,7 @@ export async function contextAccuracy(options: BenchOptions): Promise<Figure> {
     let charsSince = 0;
     options.log('one claude session of ~50 calls against a server that counts with another vocabulary');
     const session = startAgentSession({
-      command: CLAUDE_BIN, args: buildClaudeArgs({ model: 'sonnet', extraArgs: ['--dangerously-skip-permissions'] }),
+      command: CLAUDE_BIN, args: buildClaudeArgs({ model: 'claude-sonnet-4-5', extraArgs: ['--dangerously-skip-permissions'] }),
       cwd: repo.dir, env: claudeEnv(api.url, config.dir), prompt: 'Work through the modules of this repository and write the new ones.',
     });
     for await (const event of session.events()) {

@@ -85,7 +85,7 @@ function timePlainCommit(dir: string, set: number): number {
  */
 async function timeClaudeStartup(project: E2EProject, withDebussyFlags: boolean): Promise<number> {
   const before = project.api.mainRequests().length;
-  const extraArgs = withDebussyFlags ? ['--model', 'sonnet', '--settings', stopGuardSettings(path.join(project.dir, 'no-stop-file'))] : [];
+  const extraArgs = withDebussyFlags ? ['--model', 'claude-sonnet-4-5', '--settings', stopGuardSettings(path.join(project.dir, 'no-stop-file'))] : [];
   const start = Date.now();
   const running = await startClaude({ cwd: project.dir, prompt: 'Say hello.', apiUrl: project.api.url, extraArgs });
   const first = await project.api.waitForMainRequest(before + 1);

@@ -1,7 +1,7 @@
 /**
  * Generates a long `claude -p --output-format stream-json --verbose --include-partial-messages`
  * transcript for the throughput and memory figures. Every line is a clone of a line the real CLI
- * printed (test/fixtures/streams/multi-tool-session.ndjson) with new ids, usage and content:
+ * printed (test/fixtures/streams/2.1.332/multi-tool-session.ndjson) with new ids, usage and content:
  * request starts, partial-message wrappers with text and tool-input deltas, one assistant event
  * per block, tool results of Read / Bash / Edit / Write with their `tool_use_result` copies, and a
  * result at the end. Tool outputs are real code and docs (see corpus.ts). Seeded: reproducible.
@@ -13,7 +13,7 @@ import { loadCorpus, PROJECT_ROOT, seededRandom, sliceLines, type Corpus } from 
 
 type Line = Record<string, unknown>;
 
-const FIXTURE = path.join(PROJECT_ROOT, 'test/fixtures/streams/multi-tool-session.ndjson');
+const FIXTURE = path.join(PROJECT_ROOT, 'test/fixtures/streams/2.1.332/multi-tool-session.ndjson');
 const CWD = '/tmp/debussy-repo-bench';
 const MODEL = 'claude-sonnet-4-5';
 const FLUSH_BYTES = 1 << 20;

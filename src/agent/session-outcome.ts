@@ -17,8 +17,9 @@ export interface SessionEndFacts {
   apiErrorSeen: boolean;
 }
 
-// The CLI ends these without calling the API successfully; the request itself was refused.
-const API_TERMINAL_REASONS = new Set(['prompt_too_long', 'blocking_limit']);
+// The CLI ends these without calling the API successfully: the request itself was refused, or
+// (2.1.332, `api_error`) the API answered with an error.
+const API_TERMINAL_REASONS = new Set(['prompt_too_long', 'blocking_limit', 'api_error']);
 
 export function sessionOutcomeOf(facts: SessionEndFacts): SessionOutcome {
   const { result } = facts;

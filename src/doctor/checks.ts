@@ -4,7 +4,7 @@
  */
 import type { PermissionVerdict } from '../permissions/rule-check.js';
 import { docFile } from '../install/package-files.js';
-import { TESTED_CLAUDE_VERSION } from './tested-claude-version.js';
+import { OLDEST_TESTED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS_TEXT } from './tested-claude-version.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail';
 
@@ -46,13 +46,13 @@ export function checkClaude(facts: ClaudeFacts): DoctorCheck {
   if (facts.version === undefined) {
     return { id: 'claude', status: 'fail', message: `claude: ${facts.path} did not tell its version (${facts.versionError ?? 'no version in its output'})`, fix: `Run \`${facts.path} --version\` to see why; reinstall Claude Code if it fails.` };
   }
-  if (compareVersions(facts.version, TESTED_CLAUDE_VERSION) < 0) {
+  if (compareVersions(facts.version, OLDEST_TESTED_CLAUDE_VERSION) < 0) {
     return {
-      id: 'claude', status: 'warn', message: `claude ${facts.version} at ${facts.path}, older than ${TESTED_CLAUDE_VERSION}, the version debussy is tested with`,
+      id: 'claude', status: 'warn', message: `claude ${facts.version} at ${facts.path}, older than every version debussy is tested with: ${TESTED_CLAUDE_VERSIONS_TEXT}`,
       fix: 'Update it: npm install -g @anthropic-ai/claude-code@latest (or `claude update`).',
     };
   }
-  return { id: 'claude', status: 'pass', message: `claude ${facts.version} at ${facts.path}` };
+  return { id: 'claude', status: 'pass', message: `claude ${facts.version} at ${facts.path}; debussy is tested with ${TESTED_CLAUDE_VERSIONS_TEXT}` };
 }
 
 export interface AuthFacts {

@@ -93,7 +93,7 @@ const NETWORK = [
   /socket hang up/i,
   /fetch failed/i,
   /unable to connect/i,
-  /connection (?:error|refused|reset|closed|timed out)/i,
+  /connection (?:error|refused|reset|closed|dropped|timed out)/i,
   /network error/i,
   /other side closed/i,
   /request timed out/i,

@@ -35,7 +35,7 @@ async function start(script: ScriptedTurn[], extra: Partial<AgentSessionOptions>
   api = await startScriptedApi({ script });
   const session = startAgentSession({
     command: CLAUDE_BIN,
-    args: buildClaudeArgs({ model: 'sonnet', extraArgs: ['--dangerously-skip-permissions'] }),
+    args: buildClaudeArgs({ model: 'claude-sonnet-4-5', extraArgs: ['--dangerously-skip-permissions'] }),
     cwd: workDir,
     env: claudeEnv(api.url, config.dir),
     prompt: 'Do the scripted work.',
@@ -212,7 +212,7 @@ describe('an agent session with the real claude CLI', () => {
   ])('the stop guard hook, %s', async (_name, armed) => {
     const stopFile = path.join(workDir, 'stop-now');
     if (armed) writeFileSync(stopFile, '');
-    const args = buildClaudeArgs({ model: 'sonnet', extraArgs: ['--dangerously-skip-permissions', '--settings', stopGuardSettings(stopFile)] });
+    const args = buildClaudeArgs({ model: 'claude-sonnet-4-5', extraArgs: ['--dangerously-skip-permissions', '--settings', stopGuardSettings(stopFile)] });
     const session = await start([bash('echo ran > ran.txt'), { kind: 'text', text: 'ok' }], { args });
     const events: AgentEvent[] = [];
     for await (const event of session.events()) events.push(event);

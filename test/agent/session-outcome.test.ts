@@ -15,6 +15,7 @@ describe('sessionOutcomeOf', () => {
     ['an API error: success subtype but is_error with a status', facts({ result: result({ isError: true, apiErrorStatus: 429 }), apiErrorSeen: true }), 'api_error'],
     ['an API error without status (connection)', facts({ result: result({ isError: true, apiErrorStatus: null }), apiErrorSeen: true }), 'api_error'],
     ['prompt too long', facts({ result: result({ isError: true, terminalReason: 'prompt_too_long', apiErrorStatus: 400 }) }), 'api_error'],
+    ['an API error as 2.1.332 ends it (terminal_reason api_error), without the synthetic message', facts({ result: result({ isError: true, terminalReason: 'api_error' }) }), 'api_error'],
     ['blocking limit: no API call at all', facts({ result: result({ isError: true, terminalReason: 'blocking_limit' }) }), 'api_error'],
     ['max turns', facts({ result: result({ subtype: 'error_max_turns', isError: true, terminalReason: 'max_turns' }) }), 'error'],
     ['budget exhausted', facts({ result: result({ subtype: 'error_max_budget_usd', isError: true }) }), 'error'],

@@ -6,7 +6,7 @@ import { newStreamParseState, parseStreamLine, type AgentEvent, type StreamParse
 import { RecentIds } from '../../src/agent/stream-parser.js';
 import { createRedactor } from '../../src/redact/index.js';
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'streams');
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'streams', '2.1.197');
 const SESSION = 'sess-1';
 
 function parseAll(lines: unknown[], state: StreamParseState = newStreamParseState()): AgentEvent[] {

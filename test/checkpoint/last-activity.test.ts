@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-events.js';
 import { ACTIVITY_LINES, ActivityTrail, activityFromStreamLog, describeActivity } from '../../src/checkpoint/last-activity.js';
 
-const STREAMS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'streams');
+const STREAMS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'streams', '2.1.197');
 
 describe('describeActivity', () => {
   it.each<[string, AgentEvent, string | undefined]>([

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TESTED_CLAUDE_VERSION, checkClaude, compareVersions } from '../../src/doctor/index.js';
+import { TESTED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS_TEXT, checkClaude, compareVersions } from '../../src/doctor/index.js';
 import { CLAUDE_BIN } from '../support/claude.js';
 import { debussy, expectNoStack, initRepo, REPO_ROOT, tempDir, type CliResult } from './cli-harness.js';
 
@@ -74,6 +74,7 @@ describe('debussy doctor', () => {
     const result = await w.doctor();
     expect(result.code, result.stdout).toBe(0);
     expect(lineOf(result, 'claude')).toMatch(new RegExp(`^ok {4}claude ${TESTED_CLAUDE_VERSION.replace(/\./g, '\\.')} at `));
+    expect(lineOf(result, 'claude')).toContain('debussy is tested with 2.1.332 (the test suite runs it) and 2.1.197 (its recorded streams)');
     expect(lineOf(result, 'credentials')).toBe('ok    credentials: ANTHROPIC_API_KEY set');
     expect(lineOf(result, 'git')).toBe('ok    git: commits as Test <test@example.com>');
     expect(lineOf(result, 'permissions')).toMatch(/^ok {4}permissions: permission_mode acceptEdits/);
@@ -100,7 +101,7 @@ describe('debussy doctor', () => {
     w.writeConfig({ ...GOOD_CONFIG, claude_command: old });
     const result = await w.doctor();
     expect(result.code).toBe(0);
-    expect(lineOf(result, 'claude')).toBe(`warn  claude 1.0.3 at ${old}, older than ${TESTED_CLAUDE_VERSION}, the version debussy is tested with`);
+    expect(lineOf(result, 'claude')).toBe(`warn  claude 1.0.3 at ${old}, older than every version debussy is tested with: ${TESTED_CLAUDE_VERSIONS_TEXT}`);
     expect(result.stdout).toContain('fix: Update it');
   });
 

@@ -27,7 +27,7 @@ describe.runIf(hasTmux())('closing the terminal under a live run', () => {
   it('commits the checkpoint, records the run as interrupted and releases the lock', async () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Hang up on me' }],
-      script: scriptBySession({ fresh: [write('wip.txt', 'work in progress\n'), bash('sleep 24'), bash('debussy done --phase 1'), { kind: 'text', text: 'Phase finished.' }] }),
+      script: scriptBySession({ fresh: [write('wip.txt', 'work in progress\n'), bash('(sleep 24)'), bash('debussy done --phase 1'), { kind: 'text', text: 'Phase finished.' }] }),
     });
     screen = await TmuxScreen.start({
       command: [process.execPath, DEBUSSY_BIN, 'run', project.planArg], cwd: project.dir, env: outputEnv(project, {}), width: 100, height: 30,

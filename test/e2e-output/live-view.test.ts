@@ -75,12 +75,12 @@ describe.runIf(hasTmux())('a CJK-titled plan in the live view', () => {
     const width = 72;
     project = await E2EProject.create({
       phases: [{ id: '1', title }],
-      script: scriptBySession({ fresh: [bash('echo 一'), bash('echo 二'), bash('echo 三'), bash('sleep 4'), bash('debussy done --phase 1'), { kind: 'text', text: 'Phase finished.' }] }),
+      script: scriptBySession({ fresh: [bash('echo 一'), bash('echo 二'), bash('echo 三'), bash('(sleep 4)'), bash('debussy done --phase 1'), { kind: 'text', text: 'Phase finished.' }] }),
     });
     screen = await TmuxScreen.start({
       command: [process.execPath, DEBUSSY_BIN, 'run', project.planArg], cwd: project.dir, env: outputEnv(project, {}), width, height: HEIGHT,
     });
-    const { matched, screens } = await screen.watch((s) => s.some((l) => l.includes('› Bash: sleep 4')), { timeoutMs: 45_000 });
+    const { matched, screens } = await screen.watch((s) => s.some((l) => l.includes('› Bash: (sleep 4)')), { timeoutMs: 45_000 });
     expect(matched, `never saw the last step; last screen:\n${(screens.at(-1) ?? []).join('\n')}`).toBeDefined();
     // Every screen seen while the area was redrawn: one rule, one header, nothing wider than the terminal.
     for (const seen of [...screens, matched ?? []]) {
@@ -103,12 +103,12 @@ describe.runIf(hasTmux())('Ctrl-C in the live view', () => {
   it('keeps the signal message above the area, then clears the area and tells how to resume', async () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Interrupt me' }],
-      script: scriptBySession({ fresh: [bash('sleep 23'), bash('debussy done --phase 1'), { kind: 'text', text: 'Phase finished.' }] }),
+      script: scriptBySession({ fresh: [bash('(sleep 23)'), bash('debussy done --phase 1'), { kind: 'text', text: 'Phase finished.' }] }),
     });
     screen = await TmuxScreen.start({
       command: [process.execPath, DEBUSSY_BIN, 'run', project.planArg], cwd: project.dir, env: outputEnv(project, {}), width: WIDTH, height: HEIGHT,
     });
-    const running = await screen.watch((s) => s.some((l) => l.includes('1 › Bash: sleep 23')), { timeoutMs: 45_000 });
+    const running = await screen.watch((s) => s.some((l) => l.includes('1 › Bash: (sleep 23)')), { timeoutMs: 45_000 });
     expect(running.matched, (running.screens.at(-1) ?? []).join('\n')).toBeDefined();
 
     // Narrower: the area is drawn again at the new width, once, with nothing left of the old one.

@@ -12,7 +12,7 @@ import { E2EProject, eventsOf } from './e2e-project.js';
 import { livePids, waitFor } from './processes.js';
 import { assistantTurns, bash, done, scriptBySession, sessionKind, write } from './session-script.js';
 
-// claude-haiku-4-5 costs $1 per million input tokens (claude 2.1.197's own table): each turn $0.05.
+// claude-haiku-4-5 costs $1 per million input tokens (claude's own table): each turn $0.05.
 const TURN_USAGE = { usage: { input_tokens: 50_000, output_tokens: 0 } };
 
 function phaseOf(req: RecordedRequest): string {
@@ -40,7 +40,7 @@ describe('max_cost', () => {
       phases: [{ id: '1', title: 'One' }, { id: '2', title: 'Two' }, { id: '3', title: 'Three' }],
       script,
       usage: 'scripted',
-      config: { model: 'haiku' },
+      config: { model: 'claude-haiku-4-5' },
     });
     const first = await project.run(['run', project.planArg, '--max-cost', '0.50']);
     const out = first.stdout + first.stderr;
@@ -98,9 +98,9 @@ describe('max_cost', () => {
   it("a session killed before claude's result: its cost is estimated from its tokens, marked in the journal and the end table", async () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Killed' }],
-      script: scriptBySession({ fresh: [write('a.txt', 'a\n', TURN_USAGE), bash('sleep 27', TURN_USAGE)], checkpoint: [bash('debussy done --phase 1'), done()] }),
+      script: scriptBySession({ fresh: [write('a.txt', 'a\n', TURN_USAGE), bash('(sleep 27)', TURN_USAGE)], checkpoint: [bash('debussy done --phase 1'), done()] }),
       usage: 'scripted',
-      config: { model: 'haiku' },
+      config: { model: 'claude-haiku-4-5' },
     });
     const run = project.start(['run', project.planArg]);
     await waitFor('the agent to run sleep 27', () => livePids(/^sleep 27$/).length > 0);

@@ -132,7 +132,7 @@ describe('a resumed phase', () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Killed' }],
       script: (req) => {
-        const turns = sessionKind(req) === 'checkpoint' ? [bash('debussy done --phase 1'), done()] : [write('wip.txt', 'agent wip\n'), bash('sleep 27.31'), done()];
+        const turns = sessionKind(req) === 'checkpoint' ? [bash('debussy done --phase 1'), done()] : [write('wip.txt', 'agent wip\n'), bash('(sleep 27.31)'), done()];
         const body = req.body as { messages?: { role?: string }[] };
         return turns[(body.messages ?? []).filter((m) => m.role === 'assistant').length] ?? done();
       },
@@ -162,7 +162,7 @@ describe('a resumed phase', () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Interrupted' }],
       script: scriptBySession({
-        fresh: [write('wip.txt', 'agent wip\n'), bash('sleep 26.17'), done()],
+        fresh: [write('wip.txt', 'agent wip\n'), bash('(sleep 26.17)'), done()],
         checkpoint: [write('more.txt', 'more\n'), bash('debussy done --phase 1'), done()],
       }),
     });

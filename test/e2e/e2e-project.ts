@@ -57,7 +57,7 @@ export class E2EProject {
     files['.debussy/config.yaml'] = YAML.stringify({
       claude_command: CLAUDE_BIN,
       claude_args: ['--dangerously-skip-permissions'],
-      model: 'sonnet',
+      model: 'claude-sonnet-4-5',
       stop_grace: '2s',
       ...options.config,
     });

@@ -22,7 +22,7 @@ describe('Ctrl-C', () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Interrupted' }],
       script: scriptBySession({
-        fresh: [write('wip.txt', 'work in progress\n'), bash('sleep 21'), bash('debussy done --phase 1'), done()],
+        fresh: [write('wip.txt', 'work in progress\n'), bash('(sleep 21)'), bash('debussy done --phase 1'), done()],
         checkpoint: [bash('debussy done --phase 1'), done()],
       }),
     });
@@ -98,7 +98,7 @@ describe('kill -9 of debussy mid-phase', () => {
             ? [write('one.txt', 'one\n'), bash('debussy done --phase 1'), done()]
             : kind === 'checkpoint'
               ? [bash('debussy done --phase 2'), done()]
-              : [write('README.md', 'changed by the agent\n'), bash('sleep 23'), done()];
+              : [write('README.md', 'changed by the agent\n'), bash('(sleep 23)'), done()];
         const body = req.body as { messages?: { role?: string }[] };
         return turns[(body.messages ?? []).filter((m) => m.role === 'assistant').length] ?? done();
       },

@@ -109,7 +109,7 @@ describe('kill -9 of a ps-backed debussy', () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Killed in the middle' }],
       script: scriptBySession({
-        fresh: [write('wip.txt', 'work in progress\n'), bash('sleep 362'), done()],
+        fresh: [write('wip.txt', 'work in progress\n'), bash('(sleep 362)'), done()],
         checkpoint: [bash('debussy done --phase 1'), done()],
       }),
     });

@@ -131,7 +131,7 @@ describe('stalls, crashes and circuits', () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Crashing' }],
       config: { ...FAST, max_retries: 10, stop_grace: '500ms' },
-      script: (req) => [write(`crash-${Date.now()}.txt`, 'x\n'), bash('sleep 33')][assistantTurns(req)] ?? done(),
+      script: (req) => [write(`crash-${Date.now()}.txt`, 'x\n'), bash('(sleep 33)')][assistantTurns(req)] ?? done(),
     });
     const run = project.start(['run', project.planArg]);
     const killedPids: number[] = [];

@@ -22,7 +22,7 @@ const interruptedPhase = (sleep: string) =>
       write('part1.txt', 'part one\n'),
       bash('debussy progress --phase 1 --message "wrote part one"'),
       bash('debussy progress --phase 1 --message "started part two"'),
-      bash(sleep),
+      bash(`(${sleep})`),
       done(),
     ],
     checkpoint: [bash('debussy done --phase 1'), done()],
@@ -92,7 +92,7 @@ describe('interrupted, then resumed', () => {
     const prompt = resumedPrompt(p);
     expect(prompt).toContain('1. wrote part one');
     expect(prompt).toContain('2. started part two');
-    expect(prompt).toMatch(/## What the previous session was doing last\n(- .*\n)*- Bash: sleep 26/);
+    expect(prompt).toMatch(/## What the previous session was doing last\n(- .*\n)*- Bash: \(sleep 26\)/);
     expect(prompt).toContain('Its work is not committed: it is in the working tree (1 file differs from the last commit)');
   });
 });

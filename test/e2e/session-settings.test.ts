@@ -143,7 +143,8 @@ describe("Claude Code's own compaction", () => {
     });
     const result = await project.run(['run', project.planArg]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(project.api.mainRequests().filter(isSummaryRequest)).toHaveLength(1);
+    // One compaction: claude 2.1.332 sends its summary request twice (2.1.197: once).
+    expect(project.api.mainRequests().filter(isSummaryRequest).length).toBeGreaterThanOrEqual(1);
     const events = await project.journal();
     const compactions = eventsOf(events, 'compaction');
     expect(compactions).toHaveLength(1);

@@ -40,7 +40,7 @@ const apiErrorCases: ApiErrorCase[] = [
     status: 529,
     syntheticError: 'server_error',
     resultText: /^API Error: 529/,
-    terminalReason: 'completed',
+    terminalReason: 'api_error',
     retries: [],
   },
   {
@@ -52,8 +52,9 @@ const apiErrorCases: ApiErrorCase[] = [
     status: 429,
     syntheticError: 'rate_limit',
     resultText: /429/,
-    terminalReason: 'completed',
-    retries: [{ attempt: 1, max_retries: 1, retry_delay_ms: 1000, error_status: 429 }],
+    terminalReason: 'api_error',
+    // retry_delay_ms: the retry-after's 1000 ms, plus jitter since 2.1.332 (checked below).
+    retries: [{ attempt: 1, max_retries: 1, error_status: 429 }],
   },
   {
     name: '401 authentication error',
@@ -64,7 +65,7 @@ const apiErrorCases: ApiErrorCase[] = [
     status: 401,
     syntheticError: 'authentication_failed',
     resultText: /API key/,
-    terminalReason: 'completed',
+    terminalReason: 'api_error',
     retries: [],
   },
   {
@@ -87,7 +88,7 @@ const apiErrorCases: ApiErrorCase[] = [
     status: 500,
     syntheticError: 'server_error',
     resultText: /500/,
-    terminalReason: 'completed',
+    terminalReason: 'api_error',
     retries: [],
   },
   {
@@ -98,7 +99,7 @@ const apiErrorCases: ApiErrorCase[] = [
     status: 429,
     syntheticError: 'rate_limit',
     resultText: /429/,
-    terminalReason: 'completed',
+    terminalReason: 'api_error',
     retries: [],
   },
 ];
@@ -118,15 +119,27 @@ describe('API errors through the real claude CLI', () => {
     expect(result).toMatchObject({ subtype: 'success', is_error: true, api_error_status: c.status, terminal_reason: c.terminalReason });
     expect(String(result?.result)).toMatch(c.resultText);
     expect(linesOfType(run.lines, 'system', 'api_retry')).toEqual(c.retries.map((r) => expect.objectContaining(r) as unknown));
+    for (const retry of linesOfType(run.lines, 'system', 'api_retry') as { retry_delay_ms?: number }[]) {
+      expect(retry.retry_delay_ms).toBeGreaterThanOrEqual(1_000);
+      expect(retry.retry_delay_ms).toBeLessThan(1_500);
+    }
   });
 
-  it('recovers when a retry succeeds and announces the retry (529 is retried even with x-should-retry: false)', async () => {
-    const { api, dir } = await setup({ script: [{ ...overloaded, headers: { 'x-should-retry': 'false' } }, { kind: 'text', text: 'recovered' }] });
+  it('recovers when a retry succeeds and announces the retry', async () => {
+    const { api, dir } = await setup({ script: [overloaded, { kind: 'text', text: 'recovered' }] });
     const run = await runClaudeOnce({ cwd: dir, prompt: 'go', apiUrl: api.url, env: { CLAUDE_CODE_MAX_RETRIES: '1' } });
     expect(run.exitCode).toBe(0);
     expect(api.mainRequests()).toHaveLength(2);
     expect(linesOfType(run.lines, 'system', 'api_retry')).toEqual([expect.objectContaining({ attempt: 1, error_status: 529 })]);
     expect(resultLine(run.lines)).toMatchObject({ is_error: false, result: 'recovered' });
+  });
+
+  it('x-should-retry: false stops the retry of a 529 too (2.1.197 retried it)', async () => {
+    const { api, dir } = await setup({ script: [{ ...overloaded, headers: { 'x-should-retry': 'false' } }, { kind: 'text', text: 'must not be requested' }] });
+    const run = await runClaudeOnce({ cwd: dir, prompt: 'go', apiUrl: api.url, env: { CLAUDE_CODE_MAX_RETRIES: '1' } });
+    expect(run.exitCode).toBe(1);
+    expect(api.mainRequests()).toHaveLength(1);
+    expect(resultLine(run.lines)).toMatchObject({ is_error: true, api_error_status: 529, api_error_type: 'overloaded_error', terminal_reason: 'api_error' });
   });
 
   it('retries a stream dropped mid-way without streaming and goes on (rc 0)', async () => {
@@ -136,25 +149,27 @@ describe('API errors through the real claude CLI', () => {
     expect(run.exitCode).toBe(0);
     const [dropped, retried] = api.mainRequests();
     expect(dropped).toMatchObject({ aborted: true, body: { stream: true } });
-    expect((retried?.body as { stream?: boolean }).stream).toBeUndefined();
+    // 2.1.197 left `stream` out of the retry; 2.1.332 sends `stream: false`.
+    expect((retried?.body as { stream?: boolean }).stream).toBe(false);
     expect(resultLine(run.lines)).toMatchObject({ is_error: false, result: 'after the drop' });
   });
 
-  it('compacts by itself after prompt-too-long with two exchanges; the summary request is a main request', async () => {
+  it('compacts by itself after prompt-too-long with two exchanges; the summary requests are main requests', async () => {
     const bash = (command: string): ScriptedTurn => ({ kind: 'tool_use', name: 'Bash', input: { command } });
+    const summary: ScriptedTurn = { kind: 'text', text: 'SUMMARY OF WORK' };
     const { api, dir } = await setup({
-      script: [bash('echo one'), bash('echo two'), promptTooLong, { kind: 'text', text: 'SUMMARY OF WORK' }, { kind: 'text', text: 'continued' }],
+      script: [bash('echo one'), bash('echo two'), promptTooLong, summary, summary, { kind: 'text', text: 'continued' }],
     });
     const run = await runClaudeOnce({ cwd: dir, prompt: 'go', apiUrl: api.url });
     await recordStreamFixture('auto-compaction', run);
 
     expect(run.exitCode).toBe(0);
-    expect(api.mainRequests()).toHaveLength(5);
-    const summaryRequest = JSON.stringify(api.mainRequests()[3]?.body);
-    expect(summaryRequest).toContain('Respond with TEXT ONLY');
+    // 2.1.332 sends the summary request twice (2.1.197: once), then the original request again.
+    expect(api.mainRequests()).toHaveLength(6);
+    for (const index of [3, 4]) expect(JSON.stringify(api.mainRequests()[index]?.body)).toContain('Respond with TEXT ONLY');
     const boundary = linesOfType(run.lines, 'system', 'compact_boundary');
     expect(boundary).toEqual([expect.objectContaining({ compact_metadata: expect.objectContaining({ trigger: 'auto' }) as unknown })]);
-    expect(JSON.stringify(api.mainRequests()[4]?.body)).toContain('SUMMARY OF WORK');
+    expect(JSON.stringify(api.mainRequests()[5]?.body)).toContain('SUMMARY OF WORK');
     expect(assistantMessages(run.lines).at(-1)?.content).toEqual([{ type: 'text', text: 'continued' }]);
   });
 });

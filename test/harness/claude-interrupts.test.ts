@@ -30,13 +30,14 @@ describe('stalls, signals and timeouts with the real claude CLI', () => {
     expect(run.exitCode).toBe(1);
     expect(api.mainRequests()[0]?.aborted).toBe(true);
     expect(resultLine(run.lines)).toMatchObject({ is_error: true, api_error_status: null });
-    expect(String(resultLine(run.lines)?.result)).toMatch(/^API Error: Unable to connect/);
+    // 2.1.197: "API Error: Unable to connect ..."; 2.1.332: "Connection refused — ..." / "Connection dropped (ECONNRESET) ...".
+    expect(String(resultLine(run.lines)?.result)).toMatch(/^API Error: (?:Unable to connect|Connection (?:refused|dropped))/);
   });
 
   it('SIGINT while a Bash tool runs kills the tool and still prints a result', async () => {
     const { api, dir } = await setup({
       script: [
-        { kind: 'tool_use', name: 'Bash', input: { command: 'sleep 30 && echo finished > finished.txt' } },
+        { kind: 'tool_use', name: 'Bash', input: { command: 'echo started; sleep 30; echo finished > finished.txt' } },
         { kind: 'text', text: 'must not be requested' },
       ],
     });
@@ -73,7 +74,7 @@ describe('stalls, signals and timeouts with the real claude CLI', () => {
   });
 
   it('killTree (what the timeout uses) ends the CLI and the tool shells it started in their own sessions', async () => {
-    const { api, dir } = await setup({ script: [{ kind: 'tool_use', name: 'Bash', input: { command: 'sleep 40' } }] });
+    const { api, dir } = await setup({ script: [{ kind: 'tool_use', name: 'Bash', input: { command: '(sleep 40)' } }] });
     const running = await useClaude({ cwd: dir, prompt: 'go', apiUrl: api.url });
     await running.waitForLine((l) => isToolUseLine(l, 'Bash'));
     const sleeper = await waitForDescendant(running.pid, /^sleep 40/);

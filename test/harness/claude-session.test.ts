@@ -16,23 +16,27 @@ async function setup(options: ScriptedApiOptions): Promise<{ api: ScriptedApi; d
 type Block = { type: string; tool_use_id?: string; content?: unknown; is_error?: boolean };
 
 describe('the real claude CLI against the scripted api', () => {
-  it('runs a text-only session: prompt recorded, default 1m model reported, computed usage passed through', async () => {
+  it('runs a text-only session: prompt recorded, default 1M model reported, computed usage passed through', async () => {
     const { api, dir } = await setup({ script: [{ kind: 'text', text: 'Hello from the script' }] });
     const run = await runClaudeOnce({ cwd: dir, prompt: 'Say hello\nin two lines', apiUrl: api.url });
 
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe('');
-    expect(api.requests[0]).toMatchObject({ method: 'HEAD', path: '/' });
+    // 2.1.197 sent `HEAD /` first; 2.1.332 starts with the request.
+    expect(api.requests.filter((r) => r.method === 'HEAD')).toEqual([]);
     const [request] = api.mainRequests();
     expect(api.mainRequests()).toHaveLength(1);
     // The CLI passes stdin through verbatim (no newline added).
     expect(firstUserText(request!)).toBe('Say hello\nin two lines');
     expect(request?.headers['x-api-key']).toBe('test-key');
-    expect(request?.body).toMatchObject({ model: 'claude-opus-4-8', stream: true });
-    expect(String(request?.headers['anthropic-beta'])).toContain('context-1m');
+    // The default model has a 1M window of its own: no `[1m]` marker, no context-1m beta (2.1.197:
+    // claude-opus-4-8 sent with the beta, `claude-opus-4-8[1m]` in init).
+    expect(request?.body).toMatchObject({ model: 'claude-opus-5-5', stream: true });
+    expect(String(request?.headers['anthropic-beta'])).not.toContain('context-1m');
 
     const init = initLine(run.lines);
-    expect(init).toMatchObject({ model: 'claude-opus-4-8[1m]', cwd: expect.stringContaining('debussy-repo-') as string });
+    expect(init).toMatchObject({ model: 'claude-opus-5-5', cwd: expect.stringContaining('debussy-repo-') as string });
+    expect(resultLine(run.lines)?.modelUsage).toMatchObject({ 'claude-opus-5-5': { contextWindow: 1_000_000 } });
     const [message] = assistantMessages(run.lines);
     expect(message?.usage).toMatchObject({ input_tokens: request?.trueTokens, cache_read_input_tokens: 0 });
     expect(resultLine(run.lines)).toMatchObject({ subtype: 'success', is_error: false, result: 'Hello from the script', terminal_reason: 'completed' });
@@ -64,7 +68,7 @@ describe('the real claude CLI against the scripted api', () => {
 
     // One assistant event per content block, both carrying the same message id and usage.
     const assistant = assistantMessages(run.lines);
-    expect(assistant.map((m) => m.id)).toEqual(['msg_scripted_1', 'msg_scripted_1', 'msg_scripted_2']);
+    expect(assistant.map((m) => m.id)).toEqual(['msg_scripted_0', 'msg_scripted_0', 'msg_scripted_1']);
     expect(assistant[0]?.usage).toEqual(assistant[1]?.usage);
     expect(userContentBlocks(run.lines) as Block[]).toEqual([expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_write' })]);
     expect(resultLine(run.lines)).toMatchObject({ is_error: false, num_turns: 2, result: 'The file is written.' });
@@ -137,7 +141,7 @@ describe('a longer recorded session for parser tests', () => {
     expect(String(results[1]?.content)).toContain('notes.md');
     expect(String(results[2]?.content)).toContain('first line');
     const ids = assistantMessages(run.lines).map((m) => m.id);
-    expect(ids).toEqual(['msg_scripted_1', 'msg_scripted_1', 'msg_scripted_1', 'msg_scripted_2', 'msg_scripted_3']);
+    expect(ids).toEqual(['msg_scripted_0', 'msg_scripted_0', 'msg_scripted_0', 'msg_scripted_1', 'msg_scripted_2']);
     expect(api.mainRequests()).toHaveLength(3);
   });
 });

@@ -42,12 +42,12 @@ function failed(row: Row): FailedSession {
 }
 
 /** A recorded stream of the real CLI (rc 1, nothing on stderr) read by the stream parser, as an agent session ends it. */
-function fromFixture(name: string): FailedSession {
+function fromFixture(version: string, name: string): FailedSession {
   const state = newStreamParseState();
   let result: ResultEvent | undefined;
   let lastApiError: ApiErrorEvent | undefined;
   let lastRetry: ApiRetryEvent | undefined;
-  for (const line of readFileSync(path.join(streams, `${name}.ndjson`), 'utf8').split('\n')) {
+  for (const line of readFileSync(path.join(streams, version, `${name}.ndjson`), 'utf8').split('\n')) {
     if (line.trim() === '') continue;
     for (const event of parseStreamLine(line, state)) {
       if (event.type === 'result') result = event;
@@ -67,7 +67,7 @@ function fromFixture(name: string): FailedSession {
   };
 }
 
-describe('classifySessionEnd on recorded real-CLI streams', () => {
+describe.each(['2.1.197', '2.1.332'])('classifySessionEnd on streams recorded from the real claude %s', (version) => {
   const cases: Array<{ fixture: string; cls: FailureClass; status?: number; retryAfterMs?: number }> = [
     { fixture: 'prompt-too-long', cls: 'context_overflow', status: 400 },
     { fixture: 'api-error-401', cls: 'authentication', status: 401 },
@@ -78,10 +78,12 @@ describe('classifySessionEnd on recorded real-CLI streams', () => {
     { fixture: 'sigint-waiting-for-api', cls: 'unknown' },
   ];
   it.each(cases)('$fixture -> $cls', ({ fixture, cls, status, retryAfterMs }) => {
-    const c = classifySessionEnd(fromFixture(fixture), { now: NOW });
+    const c = classifySessionEnd(fromFixture(version, fixture), { now: NOW });
     expect(c.class).toBe(cls);
     expect(c.status).toBe(status);
-    expect(c.retryAfterMs).toBe(retryAfterMs);
+    // The CLI's own retry delay: the retry-after's 1000 ms, plus jitter since 2.1.332.
+    if (retryAfterMs === undefined) expect(c.retryAfterMs).toBeUndefined();
+    else expect(c.retryAfterMs).toSatisfy((ms: number) => ms >= retryAfterMs && ms < retryAfterMs * 1.5);
     expect(c.severity).toBe(FAILURE_CLASSES[cls].severity);
     expect(c.retryable).toBe(FAILURE_CLASSES[cls].retryable);
     expect(c.message.length).toBeGreaterThan(0);
@@ -108,6 +110,7 @@ describe('classifySessionEnd table', () => {
     { name: '500', input: failed({ result: { apiErrorStatus: 500, text: 'API Error: 500 Internal server error' }, apiError: { errorType: 'server_error', text: '' } }), cls: 'server_error', status: 500 },
     { name: '503', input: failed({ result: { apiErrorStatus: 503, text: 'API Error: 503 Service Unavailable' } }), cls: 'server_error', status: 503 },
     { name: 'server_error type, no status, no words', input: failed({ result: { apiErrorStatus: null, text: 'API Error: something odd' }, apiError: { errorType: 'server_error', text: '' } }), cls: 'server_error' },
+    { name: 'a connection dropped (2.1.332)', input: failed({ result: { apiErrorStatus: null, text: 'API Error: Connection dropped mid-request, retrying may help' }, apiError: { errorType: 'unknown', text: '' } }), cls: 'network' },
     { name: 'ECONNRESET', input: failed({ result: { apiErrorStatus: null, text: 'API Error: Connection error. (ECONNRESET)' }, apiError: { errorType: 'server_error', text: '' } }), cls: 'network' },
     { name: 'fetch failed', input: failed({ result: { apiErrorStatus: null, text: 'TypeError: fetch failed' } }), cls: 'network' },
     { name: '408 request timeout', input: failed({ result: { apiErrorStatus: 408, text: 'API Error: 408' } }), cls: 'network', status: 408 },

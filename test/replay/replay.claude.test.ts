@@ -45,7 +45,7 @@ beforeAll(async () => {
   }
   turns.push({ kind: 'text', text: 'All read.' });
   api = await startScriptedApi({ script: turns, usage: 'foreign' });
-  const run = await runClaudeOnce({ cwd: repo.dir, prompt: 'Read the declarations.', apiUrl: api.url, extraArgs: ['--model', 'sonnet'], env: { CLAUDE_CONFIG_DIR: config.dir } });
+  const run = await runClaudeOnce({ cwd: repo.dir, prompt: 'Read the declarations.', apiUrl: api.url, extraArgs: ['--model', 'claude-sonnet-4-5'], env: { CLAUDE_CONFIG_DIR: config.dir } });
   expect(run.exitCode, run.stderr).toBe(0);
   const found = findTranscripts(path.join(config.dir, 'projects'));
   expect(found).toHaveLength(1);
@@ -69,7 +69,7 @@ describe('debussy replay over a transcript the real claude wrote', () => {
     const main = api.mainRequests();
     expect(rows.map((r) => r.index)).toEqual(main.map((_, i) => i + 1));
     expect(rows.map((r) => r.reported)).toEqual(main.map((r) => r.trueTokens));
-    expect(rows.every((r) => r.model === 'claude-sonnet-5')).toBe(true);
+    expect(rows.every((r) => r.model === 'claude-sonnet-4-5')).toBe(true);
     expect(rows[0]?.projected).toBeNull();
     expect(rows.slice(1).every((r) => typeof r.projected === 'number')).toBe(true);
     expect(summary.summary).toMatchObject({ calls: main.length, compared: main.length - 1 });

@@ -32,7 +32,7 @@ describe('countTokens', () => {
     ['a word', 'hello'],
     ['prose', 'The quick brown fox jumps over the lazy dog. It was not amused!\n\nNew paragraph.'],
     ['code', readFileSync(path.join(HERE, '..', '..', 'src', 'tokenizer', 'token-count.ts'), 'utf8')],
-    ['a recorded stream', readFileSync(path.join(HERE, '..', 'fixtures', 'streams', 'multi-tool-session.ndjson'), 'utf8')],
+    ['a recorded stream', readFileSync(path.join(HERE, '..', 'fixtures', 'streams', '2.1.332', 'multi-tool-session.ndjson'), 'utf8')],
     ['unicode', 'héllo wörld — 日本語のテキスト 😀🎉 ñ'.repeat(20)],
     ['whitespace runs', 'a    b\t\t\tc\n\n\n\n   \r\n d      '],
     ['special-token markers as text', 'before <|endoftext|> after <|fim_prefix|>'],
