@@ -1,6 +1,9 @@
 /**
  * `debussy replay` (the built binary) over transcripts written here in the shapes found in public
  * Claude Code transcripts, where the projection used to go wrong:
+ * - small pairs whose growth carries a few hundred tokens no event shows (reminders, tool framing),
+ *   then a large Read: the learner took those pairs as evidence of the factor and projected the
+ *   Read's request a fifth of the context too high;
  * - the usage a response started with repeated on all its blocks (Claude Code 1.0.x, 2.0.0-2.0.29,
  *   2.1.10-2.1.29): an output_tokens of 4 for a response that wrote a 3 KB file, taken as its
  *   exact output, under-projected every call by that file.
@@ -58,6 +61,35 @@ class TranscriptWriter {
 }
 
 const errorOf = (row: Row | undefined) => (row?.projected == null ? Number.NaN : Math.abs(row.projected - row.reported) / row.reported);
+
+describe('debussy replay: small pairs with unseen context, then a large read', () => {
+  it('projects the read within 3% of the context, never under (the per-kind learner was 22% over)', async () => {
+    const t = new TranscriptWriter('claude-sonnet-4-20250514');
+    // The truth: 1.15 x cl100k of what entered + 70 per call + the exact output; small pairs also carry 350 unseen tokens.
+    let context = 20_000;
+    t.user('Tidy the components, then read the big module.');
+    for (let i = 1; i <= 5; i++) {
+      const edit = { file_path: `/p/src/c${i}.ts`, old_string: code(2, i), new_string: code(3, i + 50) };
+      t.response(context, [{ type: 'text', text: 'Updating the component.' }, { type: 'tool_use', id: `tu_${i}`, name: 'Edit', input: edit }], (b) => (b === 1 ? 160 : 4));
+      const snippet = `The file /p/src/c${i}.ts has been updated. Here's the result of running \`cat -n\` on a snippet:\n${code(12, i + 100)}`;
+      t.user([{ type: 'tool_result', tool_use_id: `tu_${i}`, content: snippet }]);
+      context += 160 + Math.round(1.15 * countTokens(snippet)) + 70 + 350;
+    }
+    t.response(context, [{ type: 'tool_use', id: 'tu_read', name: 'Read', input: { file_path: '/p/src/module.ts' } }], () => 60);
+    const read = code(700, 7);
+    expect(countTokens(read)).toBeGreaterThan(20_000);
+    t.user([{ type: 'tool_result', tool_use_id: 'tu_read', content: read }]);
+    context += 60 + Math.round(1.17 * countTokens(read)) + 70;
+    t.response(context, [{ type: 'text', text: 'Read it.' }], () => 5);
+
+    const rows = await t.replay('small-pairs-then-read.jsonl');
+    expect(rows).toHaveLength(7);
+    expect(rows.at(-1)?.reported).toBe(context);
+    expect(errorOf(rows.at(-1))).toBeLessThan(0.03);
+    // An over-estimate stops a session early, never late: the read is not under-projected.
+    expect(rows.at(-1)?.projected ?? 0).toBeGreaterThanOrEqual(context);
+  });
+});
 
 describe('debussy replay: a transcript whose output_tokens is the count each response started with', () => {
   it('counts the response instead: every call within 1% (taking the 4 as exact, calls were up to 7.6% under)', async () => {
