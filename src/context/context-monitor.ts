@@ -60,7 +60,7 @@ const BASH_PREVIEW_FRAME =
 
 type WindowSource = 'override' | 'inherited' | 'model' | 'result';
 
-/** Kinds of content the calibration tells apart besides tool names. */
+/** Kinds of content counted apart besides tool names: each has its own measured bytes per token. */
 const TEXT_KIND = 'text';
 const OUTPUT_KIND = 'output';
 
@@ -190,11 +190,10 @@ export class ContextMonitor {
    */
   private extra(exact: boolean): number {
     if (!this.hasReport) return 0;
-    const factor = (kind: string) => this.calibration.factorFor(this.model, kind);
     const count = (pending: PendingCount) => (exact ? pending.count() : pending.bound());
-    let extra = (this.exactOutput ?? factor(OUTPUT_KIND) * count(this.output)) + this.calibration.overheadFor(this.model);
-    for (const [kind, pending] of this.entered) extra += factor(kind) * count(pending);
-    return Math.round(extra);
+    let counted = this.exactOutput === undefined ? count(this.output) : 0;
+    for (const pending of this.entered.values()) counted += count(pending);
+    return Math.round((this.exactOutput ?? 0) + this.calibration.factorFor(this.model) * counted + this.calibration.overheadFor(this.model));
   }
 
   private percentOf(tokens: number): number {
@@ -217,12 +216,10 @@ export class ContextMonitor {
   private report(model: string, contextTokens: number): void {
     const previousModel = this.model;
     if (this.hasReport && !this.discontinuity && previousModel === model && this.countingBudget.allows(this.uncountedBytes())) {
-      const kinds: Record<string, number> = {};
       // Bounded work per pair: exact up to a byte budget per kind, estimated beyond (pending-count.ts).
-      for (const [kind, pending] of this.entered) kinds[kind] = pending.estimate(this.rateOf(kind), this.countingBudget);
-      if (this.exactOutput === undefined) kinds[OUTPUT_KIND] = this.output.estimate(this.rateOf(OUTPUT_KIND), this.countingBudget);
-      const counted = Object.values(kinds).reduce((sum, n) => sum + n, 0);
-      this.calibration.learn(model, { countedTokens: counted, outputTokens: this.exactOutput ?? 0, calls: 1, growth: contextTokens - this.reported, kinds });
+      let counted = this.exactOutput === undefined ? this.output.estimate(this.rateOf(OUTPUT_KIND), this.countingBudget) : 0;
+      for (const [kind, pending] of this.entered) counted += pending.estimate(this.rateOf(kind), this.countingBudget);
+      this.calibration.learn(model, { countedTokens: counted, outputTokens: this.exactOutput ?? 0, calls: 1, growth: contextTokens - this.reported });
     }
     this.model = model || previousModel;
     this.resetTo(contextTokens);

@@ -4,7 +4,7 @@
  * before seeing the report, and whether a run at the given limits would have stopped before it.
  * The rows stream out as they are made; the figures over them are in replay-figures.ts.
  */
-import { ContextMonitor, type ContextLimit } from '../context/index.js';
+import { ContextMonitor, type ContextLimit, type TokenCalibration } from '../context/index.js';
 import { endTranscript, newTranscriptState, readTranscriptLine, type TranscriptItem, type TranscriptState } from './transcript-events.js';
 
 export interface ReplayOptions {
@@ -13,6 +13,8 @@ export interface ReplayOptions {
   contextWindow: number | undefined;
   /** 'sidechain' replays a subagent's own transcript; default: the main chain. */
   chain?: 'main' | 'sidechain';
+  /** The calibration the monitor learns into; a fresh one by default (bench/context-replay.ts compares others). */
+  calibration?: TokenCalibration;
 }
 
 export interface ReplayCall {
@@ -46,6 +48,7 @@ export async function* replayTranscript(lines: AsyncIterable<string[]>, options:
     toolCallThreshold: 0,
     ...(options.maxContextTokens === undefined ? {} : { maxContextTokens: options.maxContextTokens }),
     ...(options.contextWindow === undefined ? {} : { contextWindowOverride: options.contextWindow }),
+    ...(options.calibration === undefined ? {} : { calibration: options.calibration }),
     onLimit: () => {
       crossed = true;
     },

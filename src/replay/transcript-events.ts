@@ -6,7 +6,12 @@
  *
  * The format, as Claude Code 2.x writes it: `assistant` entries carry one content block each;
  * the blocks of one API response share `message.id` and repeat its usage, the last one with the
- * final `output_tokens` (so a response's output is known when its next entry arrives). `user`
+ * final `output_tokens` (so a response's output is known when its next entry arrives). Some
+ * versions (in public transcripts 1.0.x, 2.0.0-2.0.29, 2.1.10-2.1.29) repeat the usage the response
+ * started with instead, whose `output_tokens` is the 1-30 tokens counted at its start: a count that
+ * would make each token cover more than 8 bytes of the response's text, thinking and tool input is
+ * that one, and is left out, so the monitor counts the response as it does while one streams
+ * (thinking is passed on as the model's text for that count). `user`
  * entries carry tool results or text (prompts, injected reminders). `isSidechain: true` entries
  * belong to a subagent's conversation, not to the main context. `system` `compact_boundary`
  * marks a compaction (with `compactMetadata.preTokens`). Anything else (progress, snapshots,
@@ -21,8 +26,8 @@ export type TranscriptItem = { kind: 'event'; event: AgentEvent } | { kind: 'use
 export interface TranscriptState {
   /** Which conversation is read: the main chain, or a subagent's (a file under <session>/subagents/). */
   chain: 'main' | 'sidechain';
-  /** The response whose blocks are arriving: its id and the highest output_tokens seen. */
-  openMessage: { id: string; outputTokens: number } | undefined;
+  /** The response whose blocks are arriving: its id, the highest output_tokens seen, the UTF-8 bytes of its content. */
+  openMessage: { id: string; outputTokens: number; contentBytes: number } | undefined;
   seenMessageIds: Set<string>;
   seenToolUseIds: Set<string>;
   /** Lines that were not JSON, and entries of the other chain left out. */
@@ -31,6 +36,8 @@ export interface TranscriptState {
 }
 
 const SYNTHETIC_MODEL = '<synthetic>';
+/** An output_tokens below a response's content bytes / this is the count it started with, not its final one. */
+export const MAX_BYTES_PER_OUTPUT_TOKEN = 8;
 
 export function newTranscriptState(chain: TranscriptState['chain'] = 'main'): TranscriptState {
   return { chain, openMessage: undefined, seenMessageIds: new Set(), seenToolUseIds: new Set(), badLines: 0, otherChainEntries: 0 };
@@ -74,7 +81,8 @@ function event(agentEvent: AgentEvent): TranscriptItem {
 function closeMessage(state: TranscriptState): TranscriptItem[] {
   const open = state.openMessage;
   state.openMessage = undefined;
-  return open === undefined || open.outputTokens <= 0 ? [] : [event({ type: 'output_usage', outputTokens: open.outputTokens })];
+  if (open === undefined || open.outputTokens <= 0 || open.outputTokens * MAX_BYTES_PER_OUTPUT_TOKEN < open.contentBytes) return [];
+  return [event({ type: 'output_usage', outputTokens: open.outputTokens })];
 }
 
 function readAssistant(entry: JsonRecord, message: JsonRecord, state: TranscriptState): TranscriptItem[] {
@@ -92,20 +100,25 @@ function readAssistant(entry: JsonRecord, message: JsonRecord, state: Transcript
       const cacheCreationTokens = numberField(usage, 'cache_creation_input_tokens') ?? 0;
       items.push(event({ type: 'usage', messageId: id, model, inputTokens, cacheReadTokens, cacheCreationTokens, contextTokens: inputTokens + cacheReadTokens + cacheCreationTokens }));
     }
-    state.openMessage = { id, outputTokens: 0 };
+    state.openMessage = { id, outputTokens: 0, contentBytes: 0 };
   }
   const open = state.openMessage;
   if (open !== undefined && usage !== undefined) open.outputTokens = Math.max(open.outputTokens, numberField(usage, 'output_tokens') ?? 0);
+  const addContent = (text: string) => {
+    if (open !== undefined) open.contentBytes += Buffer.byteLength(text, 'utf8');
+  };
   for (const block of arrayField(message, 'content') ?? []) {
     if (!isRecord(block)) continue;
-    if (block.type === 'text') {
-      const text = stringField(block, 'text') ?? '';
+    if (block.type === 'text' || block.type === 'thinking') {
+      const text = stringField(block, block.type) ?? '';
+      addContent(text);
       if (text !== '') items.push(event({ type: 'assistant_text', messageId: id, text }));
     } else if (block.type === 'tool_use') {
       const toolUseId = stringField(block, 'id');
       if (toolUseId === undefined || state.seenToolUseIds.has(toolUseId)) continue;
       state.seenToolUseIds.add(toolUseId);
       const name = stringField(block, 'name') ?? 'unknown';
+      addContent(name + JSON.stringify(block.input ?? {}));
       items.push(event({ type: 'tool_start', messageId: id, toolUseId, name, input: block.input, summary: name }));
     }
   }

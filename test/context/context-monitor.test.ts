@@ -97,11 +97,11 @@ describe('ContextMonitor projection', () => {
     const counted = countTokens(file);
     let reported = 10_000;
     feed(usage('m0', reported));
-    // The server's truth: 1.25 x cl100k + 70 per call, output 50.
+    // The server's truth: 1.3 x cl100k + 70 per call, output 50 (the prior: 1.6 + 75).
     for (let i = 1; i <= 8; i++) {
       feed({ type: 'output_usage', outputTokens: 50 }, toolStart(`t${i}`, 'Read', { file_path: '/f' }), toolResult(`t${i}`, file));
       const projected = m.snapshot().usedTokens;
-      reported += Math.round(50 + 1.25 * counted + 70);
+      reported += Math.round(50 + 1.3 * counted + 70);
       if (i === 1) expect(Math.abs(projected - reported) / reported).toBeGreaterThan(0.05);
       if (i === 8) expect(Math.abs(projected - reported) / reported).toBeLessThan(0.005);
       feed(usage(`m${i}`, reported));
@@ -285,8 +285,8 @@ describe('ContextMonitor calibration across a model switch', () => {
     // Across the switch the context grew by 3 x what entered: no model may learn that.
     feed(usage('b1', 20_000 + 3 * counted, 0, 0, 'claude-haiku-4-5-20251001'));
     const calibration = m.tokenCalibration;
-    expect(calibration.factorFor('claude-opus-4-6', 'Read')).toBeCloseTo(1.2, 10);
-    expect(calibration.factorFor('claude-haiku-4-5-20251001', 'Read')).toBeCloseTo(1.2, 10);
+    expect(calibration.factorFor('claude-opus-4-6')).toBeCloseTo(1.2, 10);
+    expect(calibration.factorFor('claude-haiku-4-5-20251001')).toBeCloseTo(1.2, 10);
     feed(toolStart('t2', 'Read', { file_path: '/f' }), toolResult('t2', file));
     // haiku-4-5's prior: 1.2 x cl100k + 120 per call.
     expect(m.snapshot().projectedExtraTokens).toBe(Math.round(1.2 * (countTokens('Read') + countTokens(JSON.stringify({ file_path: '/f' })) + counted) + 120));
@@ -318,7 +318,7 @@ describe('ContextMonitor learning from pairs counted with bounded work', () => {
       context += Math.round(1.4 * (countTokens('Read') + countTokens(JSON.stringify({ file_path: `f${i}` })) + countTokens(read))) + 75;
       feed(usage(`r${i}`, 1_000, context - 1_000));
     }
-    return m.tokenCalibration.factorFor('claude-opus-4-8', 'Read');
+    return m.tokenCalibration.factorFor('claude-opus-4-8');
   }
 
   it('learns within 8% of what exact counting learns (which is the true 1.4)', () => {

@@ -53,6 +53,26 @@ describe('transcript events', () => {
     expect(state.badLines).toBe(1);
   });
 
+  it.each([
+    ['the final count of a response that wrote 2 KB', 300, true],
+    ['exactly 8 bytes of content per token', 256, true],
+    ['the count the response started with, repeated on its blocks', 4, false],
+    ['just under 8 bytes per token', 255, false],
+  ])('output_tokens: %s (%s tokens) is %s', (_what, outputTokens, kept) => {
+    // 2,048 bytes of content: 1,024 of thinking, 1,024 of the tool's name and input.
+    const thinking = 't'.repeat(1_024);
+    const input = { content: 'c'.repeat(1_005) };
+    expect(Buffer.byteLength('Write' + JSON.stringify(input))).toBe(1_024);
+    const { items } = read([
+      assistant('m', { type: 'thinking', thinking }, usage(1, 0, Number(outputTokens))),
+      assistant('m', { type: 'tool_use', id: 'tu_w', name: 'Write', input }, usage(1, 0, Number(outputTokens))),
+    ]);
+    const output = items.filter((i) => i.kind === 'event' && i.event.type === 'output_usage');
+    expect(output).toEqual(kept ? [{ kind: 'event', event: { type: 'output_usage', outputTokens } }] : []);
+    // The thinking is the model's text to count while no exact output is known.
+    expect(items).toContainEqual({ kind: 'event', event: { type: 'assistant_text', messageId: 'm', text: thinking } });
+  });
+
   it('a tool_use repeated in a later chunk is one tool call', () => {
     const block = { type: 'tool_use', id: 'tu_9', name: 'Read', input: { file_path: '/a' } };
     const { items } = read([assistant('m', block, usage(1, 0, 3)), assistant('m', block, usage(1, 0, 30))]);
