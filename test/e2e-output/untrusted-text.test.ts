@@ -85,14 +85,16 @@ afterEach(async () => {
 });
 
 describe('control sequences in plan files', () => {
-  it('audit and --dry-run, as text and JSON, show the plan without them', async () => {
-    project = await E2EProject.create({ phases: [{ id: '1', title: 'x' }], files: hostileFiles(), script: hostileSession() });
+  it('audit, --dry-run and config, as text and JSON, show the plan and the config without them', async () => {
+    // A config comes with a cloned repository too: a gate mapped there, and an unknown key (warned about).
+    const config = { gates: { lint: `printf '${HOSTILE}'` }, [`colour${HOSTILE}`]: true };
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'x' }], files: hostileFiles(), script: hostileSession(), config });
     const env = outputEnv(project, {});
-    for (const args of [['audit', PLAN], ['audit', PLAN, '--json'], ['run', PLAN, '--dry-run'], ['run', PLAN, '--dry-run', '--json']]) {
+    for (const args of [['audit', PLAN], ['audit', PLAN, '--json'], ['run', PLAN, '--dry-run'], ['run', PLAN, '--dry-run', '--json'], ['config'], ['config', '--json']]) {
       const result = await runDebussy(project, args, env);
       expect(result.code, `${args.join(' ')}: ${result.stdout}${result.stderr}`).toBe(0);
       expectInert(`debussy ${args.join(' ')}`, result.stdout + result.stderr);
-      expect(result.stdout, args.join(' ')).toMatch(/Hostile.*Plan/);
+      expect(result.stdout + result.stderr, args.join(' ')).toMatch(args[0] === 'config' ? /printf/ : /Hostile.*Plan/);
     }
     // The audit says the plan carries them; JSON keeps what the plan says, escaped: a program reading it loses nothing.
     expect((await runDebussy(project, ['audit', PLAN], env)).stdout).toMatch(/MASTER_PLAN\.md: warning: the plan's title holds terminal control characters/);
