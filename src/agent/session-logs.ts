@@ -14,6 +14,7 @@
 import { createWriteStream, mkdirSync, writeSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { cutText, redactDeepOnce } from '../redact/index.js';
+import { inertText } from '../text/inert-text.js';
 import { oneLine } from '../text/one-line.js';
 import type { AgentEvent } from './agent-events.js';
 import { StreamedBlocks, type ReadyLine } from './streamed-blocks.js';
@@ -42,8 +43,19 @@ function logText(text: string, max = MAX_TEXT): string {
   return cutText(oneLine(head), max);
 }
 
-/** One line for people, cut from the event's text: give it a redacted event. Pure. */
+/**
+ * One line for people, cut from the event's text: give it a redacted event. Pure. Inert
+ * (text/inert-text.ts): the log is read with `debussy logs`, `cat` and `tail -f`, and holds the
+ * agent's words, tool names, inputs and output.
+ */
 export function formatEventLine(event: AgentEvent): string {
+  // Inert once cut (logText), so only what is kept is scanned (~0.5 us a line; folding every line
+  // again would cost ~4); a name or id with a line break, never seen, is folded: one event, one line.
+  const line = inertText(eventLine(event));
+  return line.includes('\n') ? oneLine(line) : line;
+}
+
+function eventLine(event: AgentEvent): string {
   switch (event.type) {
     case 'init':
       return `session ${event.sessionId} started: model ${event.model}${event.version === undefined ? '' : `, claude ${event.version}`}${event.cwd === undefined ? '' : `, cwd ${event.cwd}`}`;

@@ -12,6 +12,7 @@ import { readPlanFingerprint } from '../plan/read-fingerprint.js';
 import { gateCommandsOf, permissionWarning } from '../orchestrator/preflight.js';
 import { redactSecrets } from '../redact/index.js';
 import { hooksOffWarning } from '../agent/session-settings.js';
+import { inertJson, inertLine, inertText } from '../text/inert-text.js';
 
 export interface DryRunPhase {
   id: string;
@@ -75,29 +76,30 @@ export async function describeDryRun(root: string, plan: Plan, config: DebussyCo
   };
 }
 
-const shown = (file: string) => path.relative(process.cwd(), file) || file;
+const shown = (file: string) => inertLine(path.relative(process.cwd(), file) || file);
 
+/** The text form; what the plan (and the journal before it) says is made inert. */
 export function renderDryRun(dry: DryRun): string {
   const lines = [
-    `Plan: ${dry.planName} (${shown(dry.planPath)})`,
+    `Plan: ${inertLine(dry.planName)} (${shown(dry.planPath)})`,
     `Context threshold ${dry.contextThreshold}%, tool-call threshold ${dry.toolCallThreshold}, max restarts ${dry.maxRestarts}${dry.oneShot ? ' (one-shot mode)' : ''}, max retries ${dry.maxRetries}`,
-    ...(dry.planChanges.length > 0 ? ['The plan changed since the last run:', ...dry.planChanges.map((line) => `  ${line}`)] : []),
+    ...(dry.planChanges.length > 0 ? ['The plan changed since the last run:', ...dry.planChanges.map((line) => `  ${inertLine(line)}`)] : []),
     'Execution order:',
   ];
   dry.phases.forEach((phase, index) => {
     const state = phase.action === 'skip' ? `skip: ${phase.note}` : phase.action === 'verify' ? phase.note : phase.carried ? `resume (restarts ${phase.carried.restarts}, retries ${phase.carried.retries})` : phase.note;
-    lines.push(`  ${index + 1}. ${phase.id}  ${phase.title}  [${state}]`);
+    lines.push(`  ${index + 1}. ${inertLine(phase.id)}  ${inertLine(phase.title)}  [${inertLine(state)}]`);
     lines.push(`     file: ${shown(phase.file)}`);
-    lines.push(`     depends on: ${phase.dependsOn.length > 0 ? phase.dependsOn.join(', ') : 'none'}`);
+    lines.push(`     depends on: ${phase.dependsOn.length > 0 ? inertLine(phase.dependsOn.join(', ')) : 'none'}`);
     if (phase.gates.length === 0) lines.push('     gates: none');
-    for (const gate of phase.gates) lines.push(`     gate ${gate.name}: ${gate.command ?? '(no command)'}${gate.fromConfig ? ' (from config)' : ''}`);
+    for (const gate of phase.gates) lines.push(`     gate ${inertLine(gate.name)}: ${inertText(gate.command ?? '(no command)')}${gate.fromConfig ? ' (from config)' : ''}`);
   });
-  for (const warning of dry.warnings) lines.push(`warning: ${warning}`);
+  for (const warning of dry.warnings) lines.push(`warning: ${inertText(warning)}`);
   lines.push('Dry run: nothing was started.');
   return `${lines.join('\n')}\n`;
 }
 
 /** The `--json` form: one NDJSON line. */
 export function renderDryRunJson(dry: DryRun, now = new Date()): string {
-  return `${JSON.stringify({ type: 'dry_run', ts: now.toISOString(), ...dry })}\n`;
+  return `${inertJson(JSON.stringify({ type: 'dry_run', ts: now.toISOString(), ...dry }))}\n`;
 }

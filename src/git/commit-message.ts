@@ -1,6 +1,6 @@
 import { cutText } from '../redact/redact-then-cut.js';
 import { formatCount } from '../text/format-count.js';
-import { oneLine } from '../text/one-line.js';
+import { inertLine } from '../text/inert-text.js';
 
 export interface CommitMessageInput {
   planName: string;
@@ -29,30 +29,32 @@ const LONGEST_REASON = 300;
 
 /**
  * The message of an automatic commit: a subject that says what happened, a body naming plan,
- * phase, purpose, restart and context figure, and a `Debussy-Phase:` trailer. Pure.
+ * phase, purpose, restart and context figure, and a `Debussy-Phase:` trailer. Pure. What comes
+ * from the plan or the agent (names, titles, reasons) is made inert: `git log` replays a message
+ * to a terminal as it is.
  *
  *   debussy: checkpoint phase 6D (restart 1/3, context 81%)
  *   debussy: phase 6D Smart Restart completed
  */
 export function buildCommitMessage(input: CommitMessageInput): string {
-  const phaseId = oneLine(input.phaseId);
+  const phaseId = inertLine(input.phaseId);
   const body = [
-    `Plan: ${oneLine(input.planName)}`,
-    `Phase: ${[phaseId, oneLine(input.phaseTitle ?? '')].filter((part) => part !== '').join(' ')}`,
+    `Plan: ${inertLine(input.planName)}`,
+    `Phase: ${[phaseId, inertLine(input.phaseTitle ?? '')].filter((part) => part !== '').join(' ')}`,
     `Purpose: ${PURPOSE_DESCRIPTIONS[input.purpose]}`,
   ];
   const restart = restartFigure(input);
   if (restart !== undefined) body.push(`Restart: ${restart}`);
   const context = contextFigure(input);
   if (context !== undefined) body.push(`Context: ${context}`);
-  const reason = oneLine(input.reason ?? '');
+  const reason = inertLine(input.reason ?? '');
   if (reason !== '') body.push(`Reason: ${truncate(reason, LONGEST_REASON)}`);
   return [buildSubject(input), '', ...body, '', `${PHASE_TRAILER}: ${phaseId}`].join('\n');
 }
 
 function buildSubject(input: CommitMessageInput): string {
-  const phaseId = oneLine(input.phaseId);
-  const named = [phaseId, oneLine(input.phaseTitle ?? '')].filter((part) => part !== '').join(' ');
+  const phaseId = inertLine(input.phaseId);
+  const named = [phaseId, inertLine(input.phaseTitle ?? '')].filter((part) => part !== '').join(' ');
   const details: string[] = [];
   const restart = restartFigure(input);
   if (restart !== undefined) details.push(`restart ${restart}`);

@@ -4,7 +4,7 @@
  * recurring pattern) and what the user should do next. Rendering is pure.
  */
 import { cutText } from '../redact/redact-then-cut.js';
-import { oneLine } from '../text/one-line.js';
+import { inertLine } from '../text/inert-text.js';
 
 export interface FailureSummary {
   /** A failure class (context_overflow, agent_crash, ...). */
@@ -53,7 +53,7 @@ export interface NotificationMessage {
 export const DEFAULT_MAX_FAILURES_SHOWN = 5;
 
 function shortLine(text: string, max = 240): string {
-  return cutText(oneLine(text), max, '…');
+  return cutText(inertLine(text), max, '…');
 }
 
 export function renderPersistentFailure(notification: PersistentFailureNotification, maxFailures = DEFAULT_MAX_FAILURES_SHOWN): NotificationMessage {

@@ -4,6 +4,7 @@
  */
 import { createRedactor, redactDeep, type Redactor } from '../redact/index.js';
 import { DEFAULT_MAX_FAILURES_SHOWN, renderPersistentFailure, type NotificationMessage, type PersistentFailureNotification } from './notification.js';
+import { inertLine, inertText } from '../text/inert-text.js';
 import { errorMessage } from '../errors/error-message.js';
 
 export type NotifierStatus = 'sent' | 'skipped' | 'failed';
@@ -26,13 +27,18 @@ export interface SendOptions {
   maxFailures?: number;
 }
 
-/** Sends an already-rendered message through every notifier, redacted first. Never throws. */
+/**
+ * Sends an already-rendered message through every notifier, inert and redacted first: a failure's
+ * message is the agent's or a tool's, and a notifier writes it to a terminal (an OSC 9 or 777
+ * sequence inside it would be the terminal's own notification) or hands it to notify-send as it is.
+ * Never throws.
+ */
 export async function sendNotification(message: NotificationMessage, notifiers: readonly Notifier[], redact: Redactor = createRedactor()): Promise<NotifierOutcome[]> {
   const safe: NotificationMessage = {
-    title: redact(message.title),
-    body: redact(message.body),
+    title: redact(inertLine(message.title)),
+    body: redact(inertText(message.body)),
     priority: message.priority,
-    tags: message.tags.map(redact),
+    tags: message.tags.map((tag) => redact(inertLine(tag))),
     data: redactDeep(message.data, redact),
   };
   return Promise.all(

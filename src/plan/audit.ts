@@ -1,6 +1,7 @@
 import { findCycles } from './graph.js';
 import { parsePlan, sortFindings, type PlanOptions } from './parse.js';
 import type { AuditFinding, AuditReport, Gate, Plan } from './types.js';
+import { holdsControls, inertLine } from '../text/inert-text.js';
 
 /** Parses the plan and runs every check; findings are sorted by file (master first) and line. */
 export async function auditPlan(masterPath: string, options: PlanOptions = {}): Promise<AuditReport> {
@@ -67,6 +68,7 @@ export function checkPlan(plan: Plan): AuditFinding[] {
     });
   }
 
+  findings.push(...controlCharacters(plan));
   for (const phase of plan.phases) {
     const file = phase.file;
     if (file === undefined) continue;
@@ -93,6 +95,34 @@ export function checkPlan(plan: Plan): AuditFinding[] {
     }
   }
   return findings;
+}
+
+/**
+ * Terminal control characters (ESC, BEL, C1, bidi overrides) in what debussy shows of the plan:
+ * never passed to a terminal or a commit (text/inert-text.ts), but a plan that carries them was
+ * likely written to attack one, and what is shown is not all the file says.
+ */
+function controlCharacters(plan: Plan): AuditFinding[] {
+  interface Place { what: string; text: string; file: string; line?: number; phaseId?: string }
+  const places: Place[] = [{ what: "the plan's title", text: plan.name, file: plan.path }];
+  for (const phase of plan.phases) {
+    const phaseId = phase.id;
+    places.push({ what: `phase ${phaseId}'s title or status`, text: `${phase.title}${phase.statusText ?? ''}`, file: plan.path, line: phase.line, phaseId });
+    const file = phase.file;
+    if (file === undefined) continue;
+    places.push({ what: `phase ${phaseId}'s title or status`, text: `${file.title ?? ''}${file.statusText ?? ''}`, file: file.path, phaseId });
+    for (const gate of file.gates) places.push({ what: `phase ${phaseId}: gate "${inertLine(gate.name)}"`, text: `${gate.name}${gate.command ?? ''}`, file: file.path, line: gate.line, phaseId });
+  }
+  return places
+    .filter((place) => holdsControls(place.text))
+    .map(({ what, file, line, phaseId }) => ({
+      severity: 'warning' as const,
+      code: 'terminal-controls',
+      message: `${what} holds terminal control characters (ESC, BEL, C1 or bidi controls); debussy shows it without them, but check where this plan came from`,
+      file,
+      ...(line === undefined ? {} : { line }),
+      ...(phaseId === undefined ? {} : { phaseId }),
+    }));
 }
 
 /** A second gate with a name already used in the phase: both run, but reports cannot tell them apart. */

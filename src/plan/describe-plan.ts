@@ -5,6 +5,7 @@
  * Seeing this is how a user finds a misread before a run acts on it.
  */
 import { basename, dirname, isAbsolute, relative } from 'node:path';
+import { inertLine, inertText } from '../text/inert-text.js';
 import type { DependencyRef, Gate, Phase, Plan } from './types.js';
 
 export interface PlanView {
@@ -59,22 +60,22 @@ export function describePlan(plan: Plan): PlanView {
   };
 }
 
-/** The text form: a header line, then a few indented lines per phase. */
+/** The text form: a header line, then a few indented lines per phase; what the plan says is made inert. */
 export function renderPlanView(view: PlanView, cwd: string): string {
   const planDir = dirname(view.path);
-  const lines = [`Plan: ${view.name} (${shown(view.path, cwd)}), ${view.phases.length} phase${view.phases.length === 1 ? '' : 's'}`];
+  const lines = [`Plan: ${inertLine(view.name)} (${shown(view.path, cwd)}), ${view.phases.length} phase${view.phases.length === 1 ? '' : 's'}`];
   for (const phase of view.phases) {
-    lines.push(`  ${phase.id}  ${phase.title}  [${phase.statusText ?? 'no status'}]`);
+    lines.push(`  ${inertLine(phase.id)}  ${inertLine(phase.title)}  [${inertLine(phase.statusText ?? 'no status')}]`);
     lines.push(`     file: ${shown(phase.file, cwd)}${phase.fileRead ? '' : ' (not read)'}`);
     lines.push(`     depends on: ${dependencyText(phase, planDir, view.path)}`);
     if (!phase.fileRead) continue;
     if (phase.gates.length === 0) lines.push('     gates: none');
     for (const gate of phase.gates) {
       const source = gate.commandSource === 'config' ? ' (from config)' : '';
-      lines.push(`     gate ${gate.name}: ${gate.command ?? '(no command)'}${source}  [line ${gate.line}]`);
+      lines.push(`     gate ${inertLine(gate.name)}: ${inertText(gate.command ?? '(no command)')}${source}  [line ${gate.line}]`);
     }
     lines.push(`     notes: reads ${listOrNone(phase.notes.read)}; writes ${listOrNone(phase.notes.write)}`);
-    const signals = phase.completionSignals.map((signal) => `debussy done --phase ${signal.id} [line ${signal.line}]`);
+    const signals = phase.completionSignals.map((signal) => `debussy done --phase ${inertLine(signal.id)} [line ${signal.line}]`);
     lines.push(`     completion: ${signals.length > 0 ? signals.join(', ') : 'not spelled out in the phase file'}`);
     lines.push(`     tasks: ${phase.tasks.done} of ${phase.tasks.total} checked`);
   }
@@ -90,16 +91,16 @@ function dependencyText(phase: PhaseView, planDir: string, masterPath: string): 
       for (const ref of phase.dependencies.filter((candidate) => candidate.id === id)) {
         byFile.set(ref.file, [...(byFile.get(ref.file) ?? []), ref.line]);
       }
-      const places = [...byFile].map(([file, numbers]) => `${file === masterPath ? basename(file) : relative(planDir, file) || file}:${numbers.join(',')}`);
-      return places.length === 0 ? id : `${id} (${places.join(', ')})`;
+      const places = [...byFile].map(([file, numbers]) => `${inertLine(file === masterPath ? basename(file) : relative(planDir, file) || file)}:${numbers.join(',')}`);
+      return places.length === 0 ? inertLine(id) : `${inertLine(id)} (${places.join(', ')})`;
     })
     .join(', ');
 }
 
 function listOrNone(items: string[]): string {
-  return items.length === 0 ? 'none' : items.join(', ');
+  return items.length === 0 ? 'none' : items.map((item) => inertLine(item)).join(', ');
 }
 
 function shown(file: string, cwd: string): string {
-  return isAbsolute(file) ? relative(cwd, file) || file : file;
+  return inertLine(isAbsolute(file) ? relative(cwd, file) || file : file);
 }

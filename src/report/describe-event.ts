@@ -8,7 +8,7 @@ import { formatPercent, plural } from './format-units.js';
 import { planChangeLines } from '../verification/plan-change.js';
 import { cutText } from '../redact/index.js';
 import { formatCount } from '../text/format-count.js';
-import { terminalLine, sanitizeText } from './terminal-text.js';
+import { inertLine, inertText } from '../text/inert-text.js';
 
 
 /** A crossing and what debussy does about it: every reporter's words for a context_crossed event. */
@@ -24,7 +24,7 @@ export interface JournalLine {
 /** One line per journal event worth showing; the text is free of escape sequences. */
 export function describeJournalEvent(event: JournalEvent): JournalLine | undefined {
   const line = journalLine(event);
-  return line === undefined ? undefined : { level: line.level, text: sanitizeText(line.text).replace(/\n+/g, ' ') };
+  return line === undefined ? undefined : { level: line.level, text: inertText(line.text).replace(/\n+/g, ' ') };
 }
 
 function journalLine(event: JournalEvent): JournalLine | undefined {
@@ -99,7 +99,7 @@ const CONDENSED_CHARS = 160;
 function condensed(text: string): string {
   // Fold only the start: the line shows 160 characters, and a tool's output can be megabytes
   // (reporters are given at most a few thousand characters of it: display-event.ts).
-  return cutText(terminalLine(text.slice(0, CONDENSED_CHARS * 8)), CONDENSED_CHARS);
+  return cutText(inertLine(text.slice(0, CONDENSED_CHARS * 8)), CONDENSED_CHARS);
 }
 
 /**
@@ -109,24 +109,24 @@ function condensed(text: string): string {
 export function describeAgentEvent(event: AgentEvent, verbose: boolean): AgentLine | undefined {
   switch (event.type) {
     case 'tool_start':
-      return { tone: 'tool', text: terminalLine(event.summary) };
+      return { tone: 'tool', text: inertLine(event.summary) };
     case 'assistant_text': {
-      const text = sanitizeText(event.text).trim();
+      const text = inertText(event.text).trim();
       if (text === '') return undefined;
       return { tone: 'text', text: verbose ? text : condensed(text) };
     }
     case 'tool_result':
       // The whole message folded to one line: the first line alone is often just "Exit code 1".
       if (event.isError) return { tone: 'error', text: `tool error: ${condensed(event.text)}` };
-      return verbose ? { tone: 'text', text: sanitizeText(event.text.slice(0, TOOL_OUTPUT_SHOWN_CHARS)).trimEnd() } : undefined;
+      return verbose ? { tone: 'text', text: inertText(event.text.slice(0, TOOL_OUTPUT_SHOWN_CHARS)).trimEnd() } : undefined;
     case 'api_retry':
       return { tone: 'warning', text: `API retry ${event.attempt}/${event.maxRetries} in ${Math.round(event.delayMs / 1000)} s (status ${event.errorStatus ?? 'none'})` };
     case 'api_error':
-      return { tone: 'error', text: `API error ${terminalLine(event.errorType)}: ${condensed(event.text)}` };
+      return { tone: 'error', text: `API error ${inertLine(event.errorType)}: ${condensed(event.text)}` };
     case 'compaction':
       return { tone: 'warning', text: describeCompaction(event) };
     case 'model_fallback':
-      return { tone: 'warning', text: `model fallback ${terminalLine(event.from ?? '?')} -> ${terminalLine(event.to ?? '?')}` };
+      return { tone: 'warning', text: `model fallback ${inertLine(event.from ?? '?')} -> ${inertLine(event.to ?? '?')}` };
     default:
       return undefined;
   }

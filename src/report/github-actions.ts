@@ -8,7 +8,7 @@ import type { AgentEvent } from '../agent/index.js';
 import type { ContextSnapshot } from '../context/index.js';
 import type { JournalEvent, RunState } from '../state/index.js';
 import type { Reporter, RunStartInfo } from './reporter.js';
-import { terminalLine } from './terminal-text.js';
+import { inertLine, inertText } from '../text/inert-text.js';
 import { crossingLine } from './describe-event.js';
 import { planChangeLines } from '../verification/plan-change.js';
 
@@ -22,12 +22,13 @@ export function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+/** A workflow command; its property values and message may quote the plan or the agent: inert, then escaped. */
 export function workflowCommand(command: string, properties: Record<string, string | undefined>, message: string): string {
   const props = Object.entries(properties)
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .map(([key, value]) => `${key}=${escapeProperty(value)}`)
+    .map(([key, value]) => `${key}=${escapeProperty(inertLine(value))}`)
     .join(',');
-  return `::${command}${props === '' ? '' : ` ${props}`}::${escapeData(message)}\n`;
+  return `::${command}${props === '' ? '' : ` ${props}`}::${escapeData(inertText(message))}\n`;
 }
 
 export type Annotation = { level: 'error' | 'warning'; title: string; message: string };
@@ -87,7 +88,7 @@ export class GitHubActionsReporter implements Reporter {
     if (event.type === 'phase_started') {
       this.endGroup();
       this.openGroup = event.phaseId;
-      this.write(`::group::${escapeData(`Phase ${event.phaseId}: ${terminalLine(event.title)}`)}\n`);
+      this.write(`::group::${escapeData(`Phase ${event.phaseId}: ${inertLine(event.title)}`)}\n`);
     }
     this.inner.journal?.(event);
     if (event.type === 'phase_ended' && this.openGroup === event.phaseId) this.endGroup();

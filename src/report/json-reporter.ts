@@ -10,6 +10,7 @@ import type { ContextSnapshot } from '../context/index.js';
 import type { JournalEvent, RunState } from '../state/index.js';
 import type { Reporter, RunStartInfo } from './reporter.js';
 import { summarizeRun } from './run-summary.js';
+import { inertJson } from '../text/inert-text.js';
 
 const TOOL_ERROR_CHARS = TOOL_OUTPUT_SHOWN_CHARS;
 
@@ -62,8 +63,9 @@ export class JsonReporter implements Reporter {
   }
 
   private emit(record: JsonRecord): void {
-    // JSON.stringify escapes newlines inside strings: one object is always one line.
-    this.writeLine(`${JSON.stringify(record)}\n`);
+    // JSON.stringify escapes newlines inside strings: one object is always one line; inertJson
+    // escapes the C1 and bidi controls it leaves raw, so a terminal showing the line acts on none.
+    this.writeLine(`${inertJson(JSON.stringify(record))}\n`);
   }
 
   private ts(): string {

@@ -15,7 +15,7 @@ import { PinnedArea, SHOW_CURSOR } from './pinned-area.js';
 import type { Reporter, RunStartInfo } from './reporter.js';
 import { renderRunSummary, resumeLine } from './run-summary.js';
 import { renderStatusArea } from './status-area.js';
-import { sanitizeText } from './terminal-text.js';
+import { inertLine, inertText } from '../text/inert-text.js';
 import { truncateToWidth, visibleWidth } from './terminal-width.js';
 import { interceptWrites, type InterceptableStream } from './write-interceptor.js';
 
@@ -80,8 +80,8 @@ export class LiveReporter implements Reporter {
   runStarted(info: RunStartInfo): void {
     this.guard(() => {
       this.state = applyRunStart(this.state, info);
-      const lines = info.alreadyComplete.map((done) => this.options.colors.dim(`phase ${done.id} already complete (${done.why}): skipped`));
-      lines.push(`running ${info.phases.length} phase(s) of ${info.plan.name}: ${info.phases.map((p) => p.id).join(', ') || '(none)'}; context threshold ${info.contextThreshold}%, max restarts ${info.maxRestarts}`);
+      const lines = info.alreadyComplete.map((done) => this.options.colors.dim(`phase ${done.id} already complete (${inertLine(done.why)}): skipped`));
+      lines.push(`running ${info.phases.length} phase(s) of ${inertLine(info.plan.name)}: ${info.phases.map((p) => p.id).join(', ') || '(none)'}; context threshold ${info.contextThreshold}%, max restarts ${info.maxRestarts}`);
       this.redraw(lines);
     });
   }
@@ -103,7 +103,7 @@ export class LiveReporter implements Reporter {
   }
 
   notice(level: 'info' | 'warning' | 'error', message: string): void {
-    this.guard(() => this.redraw(sanitizeText(message).split('\n').map((text) => this.stamped(paintLevel(this.options.colors, level, text)))));
+    this.guard(() => this.redraw(inertText(message).split('\n').map((text) => this.stamped(paintLevel(this.options.colors, level, text)))));
   }
 
   runFinished(state: RunState, resumeCommand: string | undefined): void {

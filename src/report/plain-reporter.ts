@@ -11,7 +11,7 @@ import { describeAgentEvent, describeJournalEvent } from './describe-event.js';
 import { clockTime } from './format-units.js';
 import type { Reporter, RunStartInfo } from './reporter.js';
 import { renderRunSummary, resumeLine } from './run-summary.js';
-import { sanitizeText } from './terminal-text.js';
+import { inertLine, inertText } from '../text/inert-text.js';
 
 export interface PlainReporterOptions {
   verbose: boolean;
@@ -44,8 +44,8 @@ export class PlainReporter implements Reporter {
   }
 
   runStarted(info: RunStartInfo): void {
-    for (const done of info.alreadyComplete) this.line(`phase ${done.id} already complete (${sanitizeText(done.why)}): skipped`);
-    this.line(`running ${info.phases.length} phase(s) of ${sanitizeText(info.plan.name)}: ${info.phases.map((p) => p.id).join(', ') || '(none)'}; context threshold ${info.contextThreshold}%, max restarts ${info.maxRestarts}`);
+    for (const done of info.alreadyComplete) this.line(`phase ${done.id} already complete (${inertLine(done.why)}): skipped`);
+    this.line(`running ${info.phases.length} phase(s) of ${inertLine(info.plan.name)}: ${info.phases.map((p) => p.id).join(', ') || '(none)'}; context threshold ${info.contextThreshold}%, max restarts ${info.maxRestarts}`);
   }
 
   journal(event: JournalEvent): void {
@@ -64,7 +64,7 @@ export class PlainReporter implements Reporter {
   }
 
   notice(level: 'info' | 'warning' | 'error', message: string): void {
-    const text = sanitizeText(message);
+    const text = inertText(message);
     this.line(level === 'info' ? text : `${level}: ${text}`, (s) => paintLevel(this.colors, level, s));
   }
 

@@ -6,6 +6,7 @@ import type { PhaseState, RunState, RunStatus } from '../state/index.js';
 import { NO_COLORS, type Colors } from './color.js';
 import { formatCost, formatDuration } from './format-units.js';
 import { formatCount } from '../text/format-count.js';
+import { inertLine } from '../text/inert-text.js';
 
 export interface PhaseSummary {
   id: string;
@@ -142,7 +143,7 @@ export const COST_FOOTNOTE = '+ claude reported no cost for sessions stopped bef
 
 function cells(p: PhaseSummary): string[] {
   return [
-    p.id, p.status, String(p.attempts), String(p.restarts), peak(p.peakContextPercent),
+    inertLine(p.id), p.status, String(p.attempts), String(p.restarts), peak(p.peakContextPercent),
     formatDuration(p.durationMs), formatCount(p.inputTokens + p.outputTokens), cost(p.costUsd, p.costComplete, p.estimatedCostUsd), String(p.commits),
   ];
 }
@@ -187,7 +188,7 @@ export function regressionLines(regressions: readonly RegressionSummary[]): stri
   const where = (r: RegressionSummary) => (r.afterPhaseId === undefined ? 'at the end of the run' : `after phase ${r.afterPhaseId}`);
   return [
     `regression gates: ${regressions.length - failed.length} of ${regressions.length} passed`,
-    ...failed.map((r) => `  gate ${r.name} of phase ${r.phaseId} failed ${where(r)}${r.suspects.length > 0 ? ` (phases since: ${r.suspects.join(', ')})` : ''}`),
+    ...failed.map((r) => `  gate ${inertLine(r.name)} of phase ${inertLine(r.phaseId)} failed ${where(r)}${r.suspects.length > 0 ? ` (phases since: ${inertLine(r.suspects.join(', '))})` : ''}`),
   ];
 }
 
@@ -200,9 +201,9 @@ const STATUS_MARK: Record<string, string> = {
   completed: '✅', failed: '❌', blocked: '⛔', interrupted: '⏸️', aborted: '❌', skipped: '⏭️', in_progress: '⏸️', pending: '⏳',
 };
 
-/** A markdown table cell: one line, pipes escaped. */
+/** A markdown table cell: one line, inert, pipes escaped. */
 function mdCell(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+  return inertLine(text).replace(/\|/g, '\\|');
 }
 
 /** The GitHub step summary: heading, per-phase table, total row, and how to resume. */

@@ -1,12 +1,15 @@
 /**
  * The frame of the live status area: a few lines, each cut to the terminal width so none wraps
  * (the redraw counts on one row per line). Pure: state, clock and terminal size in, lines out.
+ * The plan's name, the phase's title and the activity (gate names, tool names, stop reasons) are
+ * made inert here, where they enter the frame: the area is drawn again on every event and tick.
  */
 import type { Colors } from './color.js';
 import { renderGauge } from './context-gauge.js';
 import { formatCost, formatDuration, formatTokensShort, plural } from './format-units.js';
 import { costSoFar, type LiveState } from './live-state.js';
 import { truncateToWidth, visibleWidth } from './terminal-width.js';
+import { inertLine } from '../text/inert-text.js';
 
 export interface FrameOptions {
   now: number;
@@ -42,8 +45,8 @@ function headerLine(state: LiveState, options: FrameOptions, width: number): str
   const { colors } = options;
   const sep = colors.dim(options.unicode ? ' · ' : ' | ');
   const total = Math.max(state.phaseIds.length, state.phase?.index ?? 0);
-  const phase = state.phase ? `${colors.bold(`phase ${state.phase.id}`)} (${state.phase.index}/${total}): ${state.phase.title}` : `phase -/${total}`;
-  const left = `${spinner(state, options)} ${state.planName || 'debussy'}${sep}${phase}`;
+  const phase = state.phase ? `${colors.bold(`phase ${inertLine(state.phase.id)}`)} (${state.phase.index}/${total}): ${inertLine(state.phase.title)}` : `phase -/${total}`;
+  const left = `${spinner(state, options)} ${inertLine(state.planName) || 'debussy'}${sep}${phase}`;
   if (state.runStartedAt === undefined) return left;
   const elapsed = formatDuration(options.now - state.runStartedAt);
   const phaseElapsed = state.phase ? formatDuration(options.now - state.phase.startedAt) : undefined;
@@ -68,7 +71,7 @@ function countersLine(state: LiveState, options: FrameOptions): string {
     ...(phase && phase.retry > 0 ? [`retry ${phase.retry}`] : []),
     plural(state.context?.toolCalls ?? 0, 'tool call'),
     `cost ${state.costEstimated ? '~' : ''}${formatCost(costSoFar(state))}${state.costIncomplete ? '+' : ''}${state.budgetUsd === undefined ? '' : ` (${formatCost(state.priorCostUsd + costSoFar(state))} of ${formatCost(state.budgetUsd)})`}`,
-    colors.dim(state.waitUntil === undefined ? state.activity : `${state.activity}: ${formatDuration(Math.max(0, state.waitUntil - options.now))} left`),
+    colors.dim(state.waitUntil === undefined ? inertLine(state.activity) : `${inertLine(state.activity)}: ${formatDuration(Math.max(0, state.waitUntil - options.now))} left`),
   ];
   return `  ${parts.join(sep)}`;
 }

@@ -1,6 +1,6 @@
 /**
  * How many columns text takes on a terminal, and cutting it to a width: for the live view only.
- * Kept apart from terminal-text.ts because string-width builds Unicode property regexes and an
+ * Kept apart from the rest of the reporters' text because string-width builds Unicode property regexes and an
  * Intl.Segmenter when it loads (~20 ms of CPU): a plain or --json run, and every command but a
  * live `run`, never loads it (create-reporters.ts imports the live view lazily).
  */

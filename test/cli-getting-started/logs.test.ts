@@ -128,6 +128,21 @@ describe('debussy logs', () => {
     const result = await debussy(['logs'], { cwd: path.join(root, '.debussy') });
     expect(result.stdout).toMatch(/not ended <==\nwhole\nhalf a li\n$/);
   });
+
+  it('shows a log written before debussy made its lines inert without the escapes in it; --raw keeps them as JSON escapes', async () => {
+    const run = new SyntheticRun(root, RUN, ['1']);
+    run.phase('1', 'Clip\x1b]52;c;ZXZpbA==\x07board');
+    const raw = '{"type":"assistant","text":"hi \u009b6n\u202e"}';
+    run.session({ phaseId: '1', sessionIndex: 0, kind: 'initial', log: ['says: red \x1b[31mtext\x1b[0m\x07 and \x1b]52;c;ZXZpbA==\x07 done'], raw: [raw], outcome: 'completed' });
+    const text = await debussy(['logs'], { cwd: root });
+    expect(text.stdout).toMatch(/==> phase 1 "Clipboard" · session 00 /);
+    expect(text.stdout).toContain('\nsays: red text and  done\n');
+    const rawOut = await debussy(['logs', '--raw'], { cwd: root });
+    expect(rawOut.stdout).toBe('{"type":"assistant","text":"hi \\u009b6n\\u202e"}\n');
+    expect(JSON.parse(rawOut.stdout)).toEqual(JSON.parse(raw));
+    // eslint-disable-next-line no-control-regex
+    for (const out of [text.stdout, text.stderr, rawOut.stdout, rawOut.stderr]) expect(out).not.toMatch(/[\x07\x1b\x7f-\x9f\u202e]/);
+  });
 });
 
 /** A `debussy logs --follow` child and what it has printed so far. */

@@ -57,8 +57,9 @@ export class TmuxScreen {
   /**
    * Starts `command` (argv) in `cwd` with exactly `env` (plus the TERM tmux gives the pane) in a
    * width x height pane. The pane stays open after the command ends, so its last screen can be read.
+   * With `clipboard`, tmux takes clipboard writes (OSC 52) into its paste buffers (pasteBuffers()).
    */
-  static async start(options: { command: string[]; cwd: string; env: Record<string, string | undefined>; width: number; height: number }): Promise<TmuxScreen> {
+  static async start(options: { command: string[]; cwd: string; env: Record<string, string | undefined>; width: number; height: number; clipboard?: boolean }): Promise<TmuxScreen> {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'debussy-tmux-'));
     const socket = path.join(dir, 'tmux.sock');
     const exitCodeFile = path.join(dir, 'exit-code');
@@ -81,8 +82,10 @@ export class TmuxScreen {
     ].join('\n');
     const scriptFile = path.join(dir, 'run.sh');
     writeFileSync(scriptFile, `${script}\n`);
+    const config = path.join(dir, 'tmux.conf');
+    writeFileSync(config, options.clipboard === true ? 'set-option -s set-clipboard on\n' : '');
     // env -i: the pane's environment is the script's, not this test process's.
-    await run('tmux', ['-S', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'debussy', '-x', String(options.width), '-y', String(options.height), `env -i PATH=${shellQuote(process.env.PATH ?? '/usr/bin:/bin')} HOME=${shellQuote(os.homedir())} sh ${shellQuote(scriptFile)}`]);
+    await run('tmux', ['-S', socket, '-f', config, 'new-session', '-d', '-s', 'debussy', '-x', String(options.width), '-y', String(options.height), `env -i PATH=${shellQuote(process.env.PATH ?? '/usr/bin:/bin')} HOME=${shellQuote(os.homedir())} sh ${shellQuote(scriptFile)}`]);
     return new TmuxScreen(dir, socket, exitCodeFile, await paneShell(path.join(dir, 'pane-pid')));
   }
 
@@ -99,6 +102,13 @@ export class TmuxScreen {
   async capture(history = false): Promise<string[]> {
     const { stdout } = await run('tmux', ['-S', this.socket, 'capture-pane', '-p', '-t', 'debussy', ...(history ? ['-S', '-100'] : [])]);
     return stdout.split('\n').map((line) => line.trimEnd());
+  }
+
+  /** The contents of tmux's paste buffers, newest first: what clipboard writes reached the terminal. */
+  async pasteBuffers(): Promise<string[]> {
+    const { stdout } = await run('tmux', ['-S', this.socket, 'list-buffers', '-F', '#{buffer_name}']);
+    const names = stdout.split('\n').filter((name) => name !== '');
+    return Promise.all(names.map(async (name) => (await run('tmux', ['-S', this.socket, 'show-buffer', '-b', name])).stdout));
   }
 
   /** The command's exit code, once it ended. */

@@ -72,6 +72,11 @@ describe('buildCommitMessage', () => {
       input: { planName: 'two\nlines', phaseId: ' 4\nB ', phaseTitle: 'Title\r\nwith break', purpose: 'phase_completed' },
       expected: ['debussy: phase 4 B Title with break completed', '', 'Plan: two lines', 'Phase: 4 B Title with break', 'Purpose: phase completed and verified', '', 'Debussy-Phase: 4 B'].join('\n'),
     },
+    {
+      name: 'terminal control sequences in the plan or the reason never reach `git log`',
+      input: { planName: 'Hostile\x1b]52;c;ZXZpbA==\x07Plan', phaseId: '5', phaseTitle: 'Clip\x1b[2J\u009b6n\u202eboard', purpose: 'phase_failed', reason: 'gate said \x1b[31mno\x1b[0m\x07' },
+      expected: ['debussy: phase 5 Clipboard failed', '', 'Plan: HostilePlan', 'Phase: 5 Clipboard', 'Purpose: phase failed; work kept for inspection', 'Reason: gate said no', '', 'Debussy-Phase: 5'].join('\n'),
+    },
   ])('$name', ({ input, expected }) => {
     expect(buildCommitMessage(input)).toBe(expected);
   });

@@ -62,6 +62,21 @@ describe('sendPersistentFailure', () => {
     expect(text).not.toContain('test-secret-key-123');
   });
 
+  it('hands every notifier an inert title and body: no OSC 9/777 or other control sequence from a failure reaches a terminal or notify-send', async () => {
+    const sent: { title: string; body: string }[] = [];
+    const notifier: Notifier = { name: 'capture', send: (message) => (sent.push(message), Promise.resolve({ notifier: 'capture', status: 'sent' })) };
+    const notification = crashLoop();
+    notification.title = 'stopped \x1b]9;fake notification\x07phase 2\u202e';
+    notification.failures.push({ class: 'tool', message: 'gate printed \x1b]777;notify;T;B\x07\x1b[2J\u009b6n', at: T0 });
+    notification.nextSteps.push('see \x1b]52;c;ZXZpbA==\x07 logs');
+    await sendPersistentFailure(notification, [notifier]);
+    expect(sent[0]?.title).toBe('stopped phase 2');
+    expect(sent[0]?.body).toContain('tool: gate printed');
+    expect(sent[0]?.body).toMatch(/\n3\. see +logs/);
+    // eslint-disable-next-line no-control-regex
+    expect(`${sent[0]?.title}${sent[0]?.body}`).not.toMatch(/[\x07\x1b\x7f-\x9f\u202e]/);
+  });
+
   it('a notifier that throws or rejects never stops the others, and its error is redacted', async () => {
     const redact = createRedactor({ HOOK_TOKEN: 'hook-token-value' });
     const seen: string[] = [];

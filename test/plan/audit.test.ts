@@ -53,6 +53,16 @@ describe('auditPlan', () => {
       expected: ['MASTER_PLAN.md:7 [duplicate-phase-id]', 'MASTER_PLAN.md:8 [unknown-dependency]'],
     },
     { folder: 'order', expected: ['MASTER_PLAN.md:10 [unknown-dependency]'] },
+    {
+      folder: 'control-characters',
+      expected: [
+        'MASTER_PLAN.md [terminal-controls]',
+        'MASTER_PLAN.md:7 [terminal-controls]',
+        'phase-1.md [terminal-controls]',
+        'phase-1.md:10 [terminal-controls]',
+        'phase-1.md:11 [terminal-controls]',
+      ],
+    },
     { folder: 'no-table', expected: ['MASTER_PLAN.md [no-phase-table]'] },
     { folder: 'missing', expected: ['MASTER_PLAN.md [missing-master-plan]'] },
   ];

@@ -31,6 +31,10 @@ describe('workflow command escaping', () => {
     expect(workflowCommand('error', { title: 'Phase 6D: blocked, really' }, 'why:\n50%')).toBe('::error title=Phase 6D%3A blocked%2C really::why:%0A50%25\n');
     expect(workflowCommand('warning', { title: undefined }, 'x')).toBe('::warning::x\n');
   });
+
+  it('leaves out the terminal control sequences a title or a message quotes from the plan or the agent', () => {
+    expect(workflowCommand('error', { title: 'Phase 1\x1b]52;c;ZXZpbA==\x07 \u202eblocked' }, 'gate \x1b[31mred\x1b[0m\u009b6n\nnext')).toBe('::error title=Phase 1 blocked::gate red%0Anext\n');
+  });
 });
 
 describe('annotations', () => {

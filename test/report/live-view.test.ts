@@ -77,6 +77,16 @@ describe('status area frame', () => {
     ]);
   });
 
+  it('draws the plan name, the phase title and the activity without the control sequences they carry', () => {
+    const osc52 = '\x1b]52;c;ZXZpbA==\x07';
+    let state = applyRunStart(INITIAL_LIVE_STATE, { ...START_INFO, plan: { ...START_INFO.plan, name: `Demo${osc52} Plan` } });
+    state = applyJournalEvent(state, { ...journal[1]!, type: 'phase_started', phaseId: '1', title: 'Set\x1b[2J\u009b6n up\u202e' }, T0);
+    state = applyAgentEvent(state, { type: 'tool_start', messageId: 'm', toolUseId: 't', name: `Bash${osc52}\x07`, input: {}, summary: 'Bash: x' }, snapshot());
+    const frame = renderStatusArea(state, frameOptions({ colors: createColors(true) })).join('\n');
+    expect(frame.replace(SGR, '')).toMatch(/\* Demo Plan \| phase 1 \(1\/2\): Set up\n.*running Bash\n/);
+    expect(frame.replace(SGR, '')).not.toMatch(/[\x07\x1b\x7f-\x9f\u202e]/);
+  });
+
   it('fits every line into a narrow terminal and keeps the phase line on a short one', () => {
     for (const width of [20, 40, 60, 80, 200]) {
       for (const line of renderStatusArea(stateAfter(12), frameOptions({ width, unicode: true, colors: createColors(true) }))) {

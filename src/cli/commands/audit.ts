@@ -7,6 +7,7 @@ import path from 'node:path';
 import { loadProjectConfig } from '../../config/index.js';
 import { auditPlan, describePlan, formatFinding, renderPlanView } from '../../plan/index.js';
 import { findProjectRoot } from '../../state/index.js';
+import { inertJson, inertLine } from '../../text/inert-text.js';
 
 interface AuditOptions {
   json?: boolean;
@@ -23,13 +24,13 @@ export default async function auditCommand(planArg: string, options: AuditOption
 
   if (options.json) {
     const out = { plan: view, errors: report.errors, warnings: report.warnings, ok: !failed, findings: report.findings };
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    process.stdout.write(`${inertJson(JSON.stringify(out, null, 2))}\n`);
     return failed ? 1 : 0;
   }
 
   if (view !== null) process.stdout.write(`${renderPlanView(view, process.cwd())}\n`);
   for (const finding of report.findings) process.stdout.write(`${formatFinding(finding, process.cwd())}\n`);
-  const name = report.plan ? `${report.plan.name} (${report.plan.phases.length} phases)` : planArg;
+  const name = report.plan ? `${inertLine(report.plan.name)} (${report.plan.phases.length} phases)` : inertLine(planArg);
   const verdict = failed ? 'FAILED' : 'ok';
   process.stdout.write(`audit ${verdict}: ${name}: ${report.errors} error(s), ${report.warnings} warning(s)${options.strict && report.warnings > 0 ? ' (--strict: warnings count as errors)' : ''}\n`);
   return failed ? 1 : 0;

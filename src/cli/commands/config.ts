@@ -2,12 +2,14 @@
  * `debussy config`: the resolved configuration and where each value came from. A config can hold
  * secrets (a webhook URL with a password or an `?auth=` token, a key in `claude_args`, a token in
  * a gate command): every value is redacted before it is shown, in the listing and in `--json`.
+ * A config comes with a cloned repository too: its values are shown inert (text/inert-text.ts).
  */
 import { CONFIG_KEYS, CONFIG_SCHEMA, formatConfigDuration, loadProjectConfig, type DebussyConfig } from '../../config/index.js';
 import { configuredLimits, describeLimit, type ConfiguredLimit } from '../../context/index.js';
 import { createRedactor, redactArgs, redactDeep, type Redactor } from '../../redact/index.js';
 import { findProjectRoot } from '../../state/index.js';
 import { formatCount } from '../../text/format-count.js';
+import { inertJson, inertLine, inertText } from '../../text/inert-text.js';
 
 interface ConfigOptions {
   json?: boolean;
@@ -23,20 +25,20 @@ function shownValue(value: unknown, redact: Redactor): unknown {
 function display(kind: string, value: unknown): string {
   if (value === undefined) return '(unset)';
   if (kind === 'duration' && typeof value === 'number') return formatConfigDuration(value);
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return inertLine(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
 export default async function configCommand(options: ConfigOptions): Promise<number> {
   const root = await findProjectRoot(process.cwd());
   const resolved = await loadProjectConfig(root, {}, options.config);
   const redact = createRedactor(process.env);
-  for (const warning of resolved.warnings) process.stderr.write(`debussy: warning: ${redact(warning)}\n`);
+  for (const warning of resolved.warnings) process.stderr.write(`debussy: warning: ${redact(inertText(warning))}\n`);
   if (options.json) {
     const values = Object.fromEntries(
       CONFIG_KEYS.map((key) => [key, { value: shownValue(resolved.config[key], redact) ?? null, source: resolved.sources[key] }]),
     );
     const contextLimits = limitsOf(resolved.config).map((l) => ({ window: l.window, windowSource: l.windowSource, tokens: l.limit === undefined ? null : Math.round(l.limit.tokens), source: l.limit?.source ?? null }));
-    process.stdout.write(`${JSON.stringify({ file: resolved.file ?? null, values, contextLimits }, null, 2)}\n`);
+    process.stdout.write(`${inertJson(JSON.stringify({ file: resolved.file ?? null, values, contextLimits }, null, 2))}\n`);
     return 0;
   }
   process.stdout.write(`config file: ${resolved.file ?? '(none found; using defaults)'}\n`);

@@ -12,6 +12,7 @@ import { appendEvent, findProjectRoot, lastPlanUsed, recordPhaseMark, recordPlan
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
 import { blockedWithoutReasonWarning, signalEvent, signalRecordedLine } from '../../agent-signals/signal-records.js';
 import { errorMessage } from '../../errors/error-message.js';
+import { inertJson, inertLine, inertText } from '../../text/inert-text.js';
 
 interface DoneOptions {
   phase: string;
@@ -36,7 +37,7 @@ export interface DoneJson {
 }
 
 function printJson(result: DoneJson): void {
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.stdout.write(`${inertJson(JSON.stringify(result))}\n`);
 }
 
 function parseReport(text: string | undefined): unknown {
@@ -72,16 +73,17 @@ export default async function doneCommand(options: DoneOptions): Promise<number>
   if (options.verify) {
     const outcomes = await runGates(phase.file?.gates ?? [], root, config.gate_timeout);
     // In a session this goes to the model: a gate's output (or a command from the config) can hold a secret.
+    // Outside one it goes to a terminal: the plan's gate names and the gates' output are shown inert.
     const redact = createRedactor(process.env);
     gates = outcomes.map((o) => ({ name: o.name, command: redact(o.command), passed: o.passed }));
     for (const outcome of options.json ? [] : outcomes) {
-      process.stdout.write(redact(`gate ${outcome.name}: ${outcome.passed ? 'passed' : 'FAILED'} (${outcome.command || 'no command'})\n`));
-      if (!outcome.passed && outcome.outputTail) process.stdout.write(`${redact(outcome.outputTail).split('\n').map((l) => `  | ${l}`).join('\n')}\n`);
+      process.stdout.write(redact(`gate ${inertLine(outcome.name)}: ${outcome.passed ? 'passed' : 'FAILED'} (${inertText(outcome.command) || 'no command'})\n`));
+      if (!outcome.passed && outcome.outputTail) process.stdout.write(`${inertText(redact(outcome.outputTail)).split('\n').map((l) => `  | ${l}`).join('\n')}\n`);
     }
     const failed = outcomes.filter((o) => !o.passed);
     if (failed.length > 0) {
       if (options.json) printJson({ phase: phase.id, status: options.status, recordedIn: null, plan: planPath, verified: false, gates });
-      process.stderr.write(`debussy: phase ${phase.id} not marked: gate(s) ${failed.map((o) => o.name).join(', ')} failed\n  Fix them and run again.\n`);
+      process.stderr.write(`debussy: phase ${phase.id} not marked: gate(s) ${inertLine(failed.map((o) => o.name).join(', '))} failed\n  Fix them and run again.\n`);
       return 1;
     }
     verified = true;
@@ -106,6 +108,6 @@ export default async function doneCommand(options: DoneOptions): Promise<number>
   }
   const next = options.status === 'completed' ? '; the next `debussy run` skips it' : '';
   const elsewhere = root === (await findProjectRoot(process.cwd())) ? '' : ` in ${root}`;
-  process.stdout.write(`debussy: no run is active: phase ${phase.id} of ${plan.name} marked ${options.status}${elsewhere}${verified ? ' (gates verified)' : ''}${next}\n`);
+  process.stdout.write(`debussy: no run is active: phase ${phase.id} of ${inertLine(plan.name)} marked ${options.status}${elsewhere}${verified ? ' (gates verified)' : ''}${next}\n`);
   return 0;
 }

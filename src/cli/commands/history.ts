@@ -1,8 +1,9 @@
-/** `debussy history`: earlier runs in this project, newest first. */
+/** `debussy history`: earlier runs in this project, newest first; plan names shown inert. */
 import path from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { effectiveRunStatus, listRuns, readRunLock } from '../../state/index.js';
 import { projectRootForCommand } from '../active-run.js';
+import { inertJson, inertLine } from '../../text/inert-text.js';
 
 interface HistoryOptions {
   limit: string;
@@ -27,7 +28,7 @@ export default async function historyCommand(options: HistoryOptions): Promise<n
     };
   });
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    process.stdout.write(`${inertJson(JSON.stringify(rows, null, 2))}\n`);
     return 0;
   }
   if (rows.length === 0) {
@@ -35,7 +36,7 @@ export default async function historyCommand(options: HistoryOptions): Promise<n
     return 0;
   }
   for (const row of rows) {
-    process.stdout.write(`${row.runId}  ${row.status.padEnd(11)}  ${row.phasesCompleted}/${row.phases} phases  ${row.restarts} restarts  $${row.costUsd.toFixed(2)}  ${row.plan} (${path.relative(process.cwd(), row.planPath) || row.planPath})\n`);
+    process.stdout.write(`${row.runId}  ${row.status.padEnd(11)}  ${row.phasesCompleted}/${row.phases} phases  ${row.restarts} restarts  $${row.costUsd.toFixed(2)}  ${inertLine(row.plan)} (${inertLine(path.relative(process.cwd(), row.planPath) || row.planPath)})\n`);
   }
   return 0;
 }

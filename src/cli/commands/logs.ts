@@ -1,6 +1,8 @@
 /**
  * `debussy logs [RUN]`: the session logs of a run, in the order the sessions started, each under a
  * header; `--raw` gives claude's stream-json instead, `--follow` keeps printing until the run ends.
+ * The logs hold the agent's words and its tools' output: the text is printed inert, the raw
+ * stream with the controls JSON leaves raw escaped (text/inert-text.ts).
  */
 import { createReadStream } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
@@ -22,6 +24,7 @@ import {
 } from '../../state/index.js';
 import { projectRootForCommand } from '../active-run.js';
 import { READABLE_LOG_SUFFIX, RAW_LOG_SUFFIX, sessionLogBase } from '../../agent/session-logs.js';
+import { inertJson, inertLine, inertText } from '../../text/inert-text.js';
 
 interface LogsOptions {
   phase?: string;
@@ -70,7 +73,7 @@ export default async function logsCommand(runArg: string | undefined, options: L
   try {
     // Raw output stays pure NDJSON on stdout (for jq and friends): headers go to stderr.
     const printer = new LogPrinter(sessionsDir, suffix, out, options.raw === true);
-    if (!options.raw) await out.write(process.stdout, `Run ${run.runId}${run.state ? `: ${run.state.planName} (${run.state.planPath})` : ''}\n`);
+    if (!options.raw) await out.write(process.stdout, `Run ${run.runId}${run.state ? `: ${inertLine(run.state.planName)} (${inertLine(run.state.planPath)})` : ''}\n`);
     if (options.follow) {
       let journalSize = await fileSize(journal);
       for (;;) {
@@ -171,7 +174,7 @@ async function listSessions(events: JournalEvent[], sessionsDir: string, suffix:
     const base = name.slice(0, -suffix.length);
     if (seen.has(base)) continue;
     const phaseId = /^(.*)-\d+$/.exec(base)?.[1] ?? base;
-    sessions.push({ phaseId, base, header: `==> ${name} (not in the run's journal) <==` });
+    sessions.push({ phaseId, base, header: `==> ${inertLine(name)} (not in the run's journal) <==` });
   }
   return sessions;
 }
@@ -204,7 +207,7 @@ async function printJson(run: RunSummary, sessions: SessionLog[], sessionsDir: s
         file,
         text,
       };
-      await out.write(process.stdout, `${JSON.stringify(row)}\n`);
+      await out.write(process.stdout, `${inertJson(JSON.stringify(row))}\n`);
       if (out.closed) break;
     }
     return 0;
@@ -228,7 +231,7 @@ function sessionHeader(start: SessionStartedEvent, attempt: AttemptStartedEvent 
     if (typeof end.peakContextPercent === 'number') figures.push(`peak context ${Math.round(end.peakContextPercent)}%`);
     parts.push(`ended ${figures.join(', ')}`);
   }
-  return `==> ${parts.join(' · ')} <==`;
+  return inertLine(`==> ${parts.join(' · ')} <==`);
 }
 
 function formatSeconds(ms: number): string {
@@ -259,7 +262,8 @@ class LogPrinter {
     private readonly dir: string,
     private readonly suffix: string,
     private readonly out: Output,
-    private readonly headersToStderr: boolean,
+    /** The raw stream: headers go to stderr, stdout stays NDJSON. */
+    private readonly raw: boolean,
   ) {}
 
   get printedSessions(): number {
@@ -303,16 +307,17 @@ class LogPrinter {
     this.partial.set(session.base, pending);
   }
 
+  /** Whole lines of a log: the readable log inert (one written before debussy made it so may hold anything), the raw stream's JSON escaped. */
   private async print(session: SessionLog, text: string): Promise<void> {
     if (this.current !== session.base) await this.header(session, this.headed.has(session.base) ? ' (continued)' : '');
-    await this.out.write(process.stdout, text);
+    await this.out.write(process.stdout, this.raw ? inertJson(text) : inertText(text));
   }
 
   private async header(session: SessionLog, remark: string): Promise<void> {
     this.current = session.base;
     const first = this.headed.size === 0;
     this.headed.add(session.base);
-    await this.out.write(this.headersToStderr ? process.stderr : process.stdout, `${first ? '' : '\n'}${session.header}${remark}\n`);
+    await this.out.write(this.raw ? process.stderr : process.stdout, `${first ? '' : '\n'}${session.header}${remark}\n`);
   }
 }
 

@@ -12,6 +12,7 @@ import { describeLimit } from '../../context/index.js';
 import { UsageError } from '../../errors/index.js';
 import { ReplayFigureCollector, replayTranscript, type ReplayCall, type ReplayEnd, type ReplayFigures, type ReplayOptions } from '../../replay/index.js';
 import { formatCount } from '../../text/format-count.js';
+import { inertJson, inertLine } from '../../text/inert-text.js';
 
 interface ReplayCommandOptions {
   contextThreshold?: string;
@@ -44,7 +45,7 @@ export default async function replayCommand(files: string[], options: ReplayComm
       const call = next.value;
       collector.add(call);
       all.add(call);
-      write(options.json ? `${JSON.stringify(jsonRow(call, files.length > 1 ? file : undefined))}\n` : textRow(call));
+      write(options.json ? `${inertJson(JSON.stringify(jsonRow(call, files.length > 1 ? file : undefined)))}\n` : textRow(call));
       next = await calls.next();
     }
     const figures = collector.figures();
@@ -131,7 +132,8 @@ function textRow(call: ReplayCall): string {
   if (call.stopBefore) notes.push('<- debussy would have stopped before this request');
   const error = call.projected === null || call.reported === 0 ? '-' : `${(((call.projected - call.reported) / call.reported) * 100).toFixed(2)}%`;
   const projected = call.projected === null ? '-' : formatCount(call.projected);
-  return `${String(call.index).padStart(COLUMNS.index)}  ${call.model.padEnd(COLUMNS.model)}${formatCount(call.reported).padStart(COLUMNS.tokens)}${projected.padStart(COLUMNS.tokens)}${error.padStart(COLUMNS.error)}${notes.length > 0 ? `  ${notes.join('; ')}` : ''}\n`;
+  // The model's name is the transcript's: shown inert.
+  return `${String(call.index).padStart(COLUMNS.index)}  ${inertLine(call.model).padEnd(COLUMNS.model)}${formatCount(call.reported).padStart(COLUMNS.tokens)}${projected.padStart(COLUMNS.tokens)}${error.padStart(COLUMNS.error)}${notes.length > 0 ? `  ${notes.join('; ')}` : ''}\n`;
 }
 
 function textFooter(figures: ReplayFigures, end: ReplayEnd, options: ReplayOptions, chain: 'main' | 'sidechain'): string {

@@ -12,6 +12,7 @@ import { markChildrenAsOwn } from '../../process/owner-marker.js';
 import { findProjectRoot } from '../../state/index.js';
 import { configOverridesFrom } from '../config-flags.js';
 import { describeDryRun, renderDryRun, renderDryRunJson } from '../dry-run.js';
+import { inertText } from '../../text/inert-text.js';
 
 interface RunOptions extends Record<string, unknown> {
   dryRun?: boolean;
@@ -32,7 +33,8 @@ function resumeCommandFor(planArg: string): string {
 export default async function runCommand(planArg: string, options: RunOptions): Promise<number> {
   const root = await findProjectRoot(process.cwd());
   const resolved = await loadProjectConfig(root, configOverridesFrom(options), options.config);
-  for (const warning of resolved.warnings) process.stderr.write(`debussy: warning: ${warning}\n`);
+  // A config's warnings quote it, and a config comes with a cloned repository too.
+  for (const warning of resolved.warnings) process.stderr.write(`debussy: warning: ${inertText(warning)}\n`);
   const plan = await loadAuditedPlan(path.resolve(planArg), resolved.config, process.cwd());
 
   if (options.dryRun) {

@@ -1,4 +1,7 @@
-/** `debussy status`: the current or last run, each phase, and what `debussy run` will do next. */
+/**
+ * `debussy status`: the current or last run, each phase, and what `debussy run` will do next. What
+ * the journal holds of the plan and the agent (names, titles, reasons) is shown inert.
+ */
 import path from 'node:path';
 import { effectiveRunStatus, latestRun, newerJournalNote, readRunLock, type RunState } from '../../state/index.js';
 import { loadProjectConfig } from '../../config/index.js';
@@ -10,13 +13,14 @@ import { renderRunSummary } from '../../report/run-summary.js';
 import { projectRootForCommand } from '../active-run.js';
 import { formatCount } from '../../text/format-count.js';
 import { createRedactor, redactDeep } from '../../redact/index.js';
+import { inertJson, inertLine } from '../../text/inert-text.js';
 
 interface StatusOptions {
   json?: boolean;
 }
 
 function nextStep(state: RunState, status: string): string {
-  const plan = path.relative(process.cwd(), state.planPath) || state.planPath;
+  const plan = inertLine(path.relative(process.cwd(), state.planPath) || state.planPath);
   if (status === 'running') return 'a run is in progress';
   if (status === 'completed') return 'nothing: every phase completed';
   const pending = state.phaseOrder.filter((id) => state.phases[id]?.status !== 'completed');
@@ -27,7 +31,7 @@ function nextStep(state: RunState, status: string): string {
   }
   const broken = (state.regressions ?? []).filter((r) => !r.passed && r.mode === 'end');
   if (pending.length === 0 && broken.length > 0) {
-    return `fix what broke gate(s) ${broken.map((r) => `${r.name} of phase ${r.phaseId}`).join(', ')} (regression check above), then \`debussy run ${plan}\` checks them again`;
+    return `fix what broke gate(s) ${broken.map((r) => inertLine(`${r.name} of phase ${r.phaseId}`)).join(', ')} (regression check above), then \`debussy run ${plan}\` checks them again`;
   }
   if (status === 'blocked') return `answer what the agent needs (reason above), then \`debussy run ${plan}\` runs phase ${pending[0] ?? '?'} again`;
   return `\`debussy run ${plan}\` skips the completed phases and runs ${pending.join(', ') || 'nothing'}`;
@@ -75,20 +79,20 @@ export default async function statusCommand(options: StatusOptions): Promise<num
       run: { ...state, status }, next, badLines: last.badLines, tornTail: last.tornTail, firstLineDamaged: last.firstLineDamaged === true,
       journalVersion: last.journalVersion, newerJournal: newerJournal ?? null, planChanges: planChanges ?? null,
     };
-    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    process.stdout.write(`${inertJson(JSON.stringify(json, null, 2))}\n`);
     return 0;
   }
-  process.stdout.write(`Run ${state.runId}: ${state.planName} (${path.relative(process.cwd(), state.planPath) || state.planPath})\n`);
-  process.stdout.write(`Status: ${status}${state.reason ? ` (${state.reason})` : ''}\nStarted: ${state.startedAt}${state.endedAt ? `, ended ${state.endedAt}` : ''}\n`);
+  process.stdout.write(`Run ${state.runId}: ${inertLine(state.planName)} (${inertLine(path.relative(process.cwd(), state.planPath) || state.planPath)})\n`);
+  process.stdout.write(`Status: ${status}${state.reason ? ` (${inertLine(state.reason)})` : ''}\nStarted: ${state.startedAt}${state.endedAt ? `, ended ${state.endedAt}` : ''}\n`);
   if (last.firstLineDamaged) process.stdout.write(`Note: the journal's first line (run_started) is damaged; the run was rebuilt from the rest of ${path.relative(process.cwd(), path.join(last.dir, 'journal.ndjson'))}.\n`);
   if (last.tornTail) process.stdout.write('Note: the journal ends in a torn line (a crash mid-write); the events before it are intact.\n');
   if (newerJournal !== undefined) process.stdout.write(`Note: ${newerJournal}; shown as far as this debussy understands it.\n`);
   if (state.planChanged) {
     const at = state.planChanged;
-    process.stdout.write(`At its start the plan had changed since run ${at.sinceRunId}:\n${planChangeLines(at.changes, at.reverify, at.kept).map((line) => `  ${line}\n`).join('')}`);
+    process.stdout.write(`At its start the plan had changed since run ${at.sinceRunId}:\n${planChangeLines(at.changes, at.reverify, at.kept).map((line) => `  ${inertLine(line)}\n`).join('')}`);
   }
   if (planChanges !== undefined && planChanges.length > 0) {
-    process.stdout.write(`The plan changed since this run started:\n${planChangeText(state, planChanges).map((line) => `  ${line}\n`).join('')}`);
+    process.stdout.write(`The plan changed since this run started:\n${planChangeText(state, planChanges).map((line) => `  ${inertLine(line)}\n`).join('')}`);
   }
   process.stdout.write(`\n${renderRunSummary({ ...state, status })}\n`);
   process.stdout.write('\nSessions:\n');
@@ -97,13 +101,13 @@ export default async function statusCommand(options: StatusOptions): Promise<num
       const window = session.contextWindow > 0 ? ` of ${formatCount(session.contextWindow)}` : '';
       const limit = session.contextLimitTokens === undefined ? '' : `, limit ${formatCount(session.contextLimitTokens)} (${session.contextLimitSource ?? '?'})`;
       process.stdout.write(
-        `  ${id} #${session.sessionIndex}: ${session.ended ? (session.outcome ?? 'ended') : 'running or cut off'}, peak context ${session.peakContextPercent.toFixed(1)}% (${formatCount(session.peakContextTokens)}${window} tokens${limit}), ${session.toolCalls} tool calls${session.errorClass ? `, ${session.errorClass}` : ''}\n`,
+        `  ${inertLine(id)} #${session.sessionIndex}: ${session.ended ? inertLine(session.outcome ?? 'ended') : 'running or cut off'}, peak context ${session.peakContextPercent.toFixed(1)}% (${formatCount(session.peakContextTokens)}${window} tokens${limit}), ${session.toolCalls} tool calls${session.errorClass ? `, ${inertLine(session.errorClass)}` : ''}\n`,
       );
     }
   }
   for (const id of state.phaseOrder) {
     const p = state.phases[id];
-    if (p && (p.status === 'blocked' || p.status === 'failed' || p.status === 'skipped') && p.reason) process.stdout.write(`\n${id} ${p.status}: ${p.reason}`);
+    if (p && (p.status === 'blocked' || p.status === 'failed' || p.status === 'skipped') && p.reason) process.stdout.write(`\n${inertLine(id)} ${p.status}: ${inertLine(p.reason)}`);
   }
   process.stdout.write(`\n\nNext: ${next}\n`);
   return 0;

@@ -1,26 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, formatTokensShort } from '../../src/report/format-units.js';
-import { terminalLine, sanitizeText } from '../../src/report/terminal-text.js';
 import { truncateToWidth, visibleWidth } from '../../src/report/terminal-width.js';
-
-describe('sanitizeText', () => {
-  it.each([
-    ['colour codes', '\x1b[31mred\x1b[0m text', 'red text'],
-    ['cursor movement', 'a\x1b[2Ab\x1b[Kc\x1b[?25l', 'abc'],
-    ['OSC title and hyperlink', '\x1b]0;title\x07x\x1b]8;;http://e\x1b\\link\x1b]8;;\x1b\\', 'xlink'],
-    ['charset switch', '\x1b(Bok', 'ok'],
-    ['CR and CRLF become newlines', 'a\r\nb\rc', 'a\nb\nc'],
-    ['bell, backspace and DEL dropped', 'a\x07b\x08c\x7f', 'abc'],
-    ['tabs become spaces', 'a\tb', 'a  b'],
-    ['unicode kept', 'héllo → ✓', 'héllo → ✓'],
-  ])('%s', (_, input, expected) => {
-    expect(sanitizeText(input)).toBe(expected);
-  });
-
-  it('terminalLine folds whitespace', () => {
-    expect(terminalLine('  a\n\n b\t c ')).toBe('a b c');
-  });
-});
 
 describe('truncateToWidth', () => {
   it('leaves short lines alone and cuts long ones with an ellipsis', () => {

@@ -1,0 +1,164 @@
+/**
+ * Terminal control sequences in text debussy did not write (plan files, the agent, its tools, gate
+ * output, API errors) are shown, never executed: through the built binary, the real claude CLI
+ * against the scripted server, real git and a real terminal (tmux), no ESC, BEL, C1 control or
+ * bidirectional override from that text reaches the terminal, a commit message or a log.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEBUSSY_BIN } from '../cli/cli-harness.js';
+import { E2EProject } from '../e2e/e2e-project.js';
+import { bash, scriptBySession, write } from '../e2e/session-script.js';
+import { outputEnv, runDebussy } from './output-env.js';
+import { hasScript } from './pty-script.js';
+import { hasTmux, TmuxScreen } from './tmux-screen.js';
+
+/** A clipboard write (OSC 52, "evil"), clear screen (CSI), a bell, an 8-bit CSI (device status report) and a right-to-left override. */
+const HOSTILE = '\x1b]52;c;ZXZpbA==\x07\x1b[2J\x07\u009b6n\u202e';
+/** The same, as printf(1) writes it from a shell command (the C1 and the override in UTF-8). */
+const HOSTILE_PRINTF = String.raw`\033]52;c;ZXZpbA==\007\033[2J\007\302\2336n\342\200\256`;
+/** What none of the outputs may hold: what HOSTILE is made of. */
+// eslint-disable-next-line no-control-regex
+const FOREIGN = /[\x07\x1b\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+/** debussy's own sequences in the live view: colour, cursor hiding, clear to the end, cursor up. */
+// eslint-disable-next-line no-control-regex
+const OWN_SEQUENCES = /\x1b\[[0-9;]*m|\x1b\[\?25[lh]|\x1b\[J|\x1b\[\d+A/g;
+
+const PLAN = 'plans/e2e/MASTER_PLAN.md';
+const GATE = `printf 'gate says ${HOSTILE_PRINTF} done\\n'; test -f fixed.txt`;
+
+function hostileFiles(): Record<string, string> {
+  return {
+    [PLAN]: `# Hostile${HOSTILE}Plan - Master Plan\n\n| Phase | Title | Status | Depends On |\n|---|---|---|---|\n| 1 | [Clip${HOSTILE}board](phase-1.md) | Pending | - |\n`,
+    'plans/e2e/phase-1.md': [
+      `# Phase 1: Clip${HOSTILE}board`, '', '**Status:** Pending', '', '## Tasks', `- [ ] 1.1: do the ${HOSTILE} work`, '',
+      '## Gates', `- check${HOSTILE}: passes (command: \`${GATE}\`)`, '',
+    ].join('\n'),
+  };
+}
+
+/** Each foreign character with what surrounds it, for a readable failure. */
+function foreignIn(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(new RegExp(FOREIGN.source, 'g'))) {
+    found.push(JSON.stringify(text.slice(Math.max(0, (match.index ?? 0) - 30), (match.index ?? 0) + 10)));
+    if (found.length >= 5) break;
+  }
+  return found;
+}
+
+function expectInert(label: string, text: string): void {
+  expect.soft(foreignIn(text).join('\n'), `${label} holds a control character from the hostile text`).toBe('');
+}
+
+/**
+ * The agent says text with escapes, calls a tool with some in its input (claude refuses it), runs
+ * a command whose output holds some (and fails), records progress with some, checks the gates
+ * (which fail and print some), fixes, signals.
+ */
+function hostileSession() {
+  return scriptBySession({
+    fresh: [
+      { kind: 'tool_use', name: 'Grep', input: { pattern: `needle${HOSTILE}` }, text: `Agent says ${HOSTILE} hello` },
+      bash(`printf 'tool says ${HOSTILE_PRINTF}\\n'; exit 3`),
+      bash(`debussy progress --phase 1 --message "$(printf 'progress ${HOSTILE_PRINTF} noted')"`),
+      bash('debussy done --phase 1 --verify'),
+      write('fixed.txt', 'fixed\n'),
+      bash('debussy done --phase 1'),
+      { kind: 'text', text: `Phase finished ${HOSTILE}.` },
+    ],
+  });
+}
+
+let project: E2EProject | undefined;
+let screen: TmuxScreen | undefined;
+let tempDir: string | undefined;
+afterEach(async () => {
+  await screen?.dispose();
+  screen = undefined;
+  await project?.dispose();
+  project = undefined;
+  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  tempDir = undefined;
+});
+
+describe('control sequences in plan files', () => {
+  it('audit, --dry-run and config, as text and JSON, show the plan and the config without them', async () => {
+    // A config comes with a cloned repository too: a gate mapped there, and an unknown key (warned about).
+    const config = { gates: { lint: `printf '${HOSTILE}'` }, [`colour${HOSTILE}`]: true };
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'x' }], files: hostileFiles(), script: hostileSession(), config });
+    const env = outputEnv(project, {});
+    for (const args of [['audit', PLAN], ['audit', PLAN, '--json'], ['run', PLAN, '--dry-run'], ['run', PLAN, '--dry-run', '--json'], ['config'], ['config', '--json']]) {
+      const result = await runDebussy(project, args, env);
+      expect(result.code, `${args.join(' ')}: ${result.stdout}${result.stderr}`).toBe(0);
+      expectInert(`debussy ${args.join(' ')}`, result.stdout + result.stderr);
+      expect(result.stdout + result.stderr, args.join(' ')).toMatch(args[0] === 'config' ? /printf/ : /Hostile.*Plan/);
+    }
+    // The audit says the plan carries them; JSON keeps what the plan says, escaped: a program reading it loses nothing.
+    expect((await runDebussy(project, ['audit', PLAN], env)).stdout).toMatch(/MASTER_PLAN\.md: warning: the plan's title holds terminal control characters/);
+    const json = JSON.parse((await runDebussy(project, ['audit', PLAN, '--json'], env)).stdout) as { plan: { name: string } };
+    expect(json.plan.name).toBe(`Hostile${HOSTILE}Plan`);
+  });
+});
+
+describe('control sequences from plan files, the agent and its tools, through a real run', () => {
+  it('--plain, status, logs, history and git log: none reaches the terminal or a commit', async () => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'x' }], files: hostileFiles(), script: hostileSession() });
+    const env = outputEnv(project, { CI: 'true' });
+    const run = await runDebussy(project, ['run', PLAN, '--plain', '--verbose'], env);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expectInert('debussy run --plain', run.stdout + run.stderr);
+    // What was said is still shown, only the control sequences are gone.
+    expect(run.stdout).toMatch(/Agent says .*hello/);
+    expect(run.stdout).toMatch(/Grep: needle/);
+    expect(run.stdout).toMatch(/tool error: .*tool says/);
+    expect(run.stdout).toMatch(/gate says .* done/);
+    expect(run.stdout).toMatch(/progress: progress .*noted/);
+
+    for (const args of [['status'], ['status', '--json'], ['logs'], ['logs', '--raw'], ['logs', '--json'], ['history'], ['history', '--json']]) {
+      const result = await runDebussy(project, args, env);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      expectInert(`debussy ${args.join(' ')}`, result.stdout + result.stderr);
+    }
+    expect((await runDebussy(project, ['logs'], env)).stdout).toMatch(/says: Agent says .*hello/);
+
+    const messages = await project.git('log', '--format=%B%n--end--');
+    expect(messages).toMatch(/Clip.*board/);
+    expectInert('git log', messages);
+  });
+
+  it('an API error whose message holds them: the error, the give-up notice, status and logs show none', async () => {
+    // A plain plan: the API's message is the only hostile text (claude passes a 400's message on; a 401's it replaces).
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Plain' }],
+      script: () => ({ kind: 'error', status: 400, type: 'invalid_request_error', message: `bad request ${HOSTILE} here` }),
+    });
+    const env = outputEnv(project, { CI: 'true' });
+    const run = await runDebussy(project, ['run', project.planArg], env);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/API error .*bad request.*here/);
+    expect(run.stdout).toMatch(/debussy gave up on phase 1/);
+    expectInert('debussy run', run.stdout + run.stderr);
+    for (const args of [['status'], ['status', '--json'], ['logs'], ['logs', '--raw']]) expectInert(`debussy ${args.join(' ')}`, (await runDebussy(project, args, env)).stdout);
+  });
+});
+
+describe.runIf(hasTmux() && hasScript())('control sequences in the live view', () => {
+  it('the terminal gets only debussy\'s own sequences: no clipboard write, no cleared screen', async () => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'x' }], files: hostileFiles(), script: hostileSession() });
+    tempDir = mkdtempSync(path.join(os.tmpdir(), 'debussy-untrusted-'));
+    const raw = path.join(tempDir, 'terminal.raw');
+    // script(1) between tmux and debussy keeps every byte debussy wrote; tmux shows what they did.
+    const command = [process.execPath, DEBUSSY_BIN, 'run', PLAN].map((part) => `'${part}'`).join(' ');
+    screen = await TmuxScreen.start({ command: ['script', '-qfec', command, raw], cwd: project.dir, env: outputEnv(project, {}), width: 110, height: 30, clipboard: true });
+    expect(await screen.waitForExit(60_000)).toBe(0);
+
+    const written = readFileSync(raw, 'utf8');
+    expect(written).toContain('\x1b[?25l'); // the live view, not plain output
+    expectInert('the live view (without its own sequences)', written.replace(OWN_SEQUENCES, ''));
+    expect(await screen.pasteBuffers()).toEqual([]);
+    expect((await screen.capture(true)).join('\n')).toMatch(/Hostile.*Plan/);
+  });
+});
