@@ -1,0 +1,75 @@
+/**
+ * `debussy plan import PATH`: another tool's plan as a debussy plan, then what debussy understood
+ * of it (each phase with its status, dependencies and gates) and what the user must still fill in
+ * (the audit's findings). Exit 0 when the audit passes, 1 when it finds errors to fix first.
+ */
+import path from 'node:path';
+import { loadProjectConfig } from '../../config/index.js';
+import { auditPlan, describePlan, formatFinding, type PhaseView } from '../../plan/index.js';
+import { FOREIGN_FORMAT_NAMES } from '../../plan/foreign-format.js';
+import { importPlan, type ImportReport } from '../../plan-import/index.js';
+import { findProjectRoot } from '../../state/index.js';
+
+interface PlanImportOptions {
+  name?: string;
+  tag?: string;
+  dir?: string;
+  force?: boolean;
+  json?: boolean;
+}
+
+export default async function planImportCommand(source: string, options: PlanImportOptions): Promise<number> {
+  const cwd = process.cwd();
+  const root = await findProjectRoot(cwd);
+  const plansDir = options.dir === undefined ? path.join(root, 'plans') : path.resolve(options.dir);
+  const report = await importPlan({
+    source: path.resolve(source), projectRoot: root, plansDir, force: options.force === true, cwd,
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.tag === undefined ? {} : { tag: options.tag }),
+  });
+  const { config } = await loadProjectConfig(root, {});
+  const audit = await auditPlan(report.masterPath, { gateCommands: config.gates });
+  const view = audit.plan === undefined ? null : describePlan(audit.plan);
+
+  if (options.json === true) {
+    const { errors, warnings, findings } = audit;
+    process.stdout.write(`${JSON.stringify({ ...report, plan: view, audit: { errors, warnings, findings } }, null, 2)}\n`);
+    return errors > 0 ? 1 : 0;
+  }
+  const shown = (file: string): string => path.relative(cwd, file) || file;
+  const out: string[] = [heading(report, shown)];
+  for (const file of report.files) out.push(`  ${file.outcome.padEnd(9)}  ${shown(file.path)}`);
+  if (view !== null) {
+    out.push('', 'What debussy understood:');
+    for (const phase of view.phases) out.push(...phaseLines(phase));
+  }
+  if (report.leftOut.length > 0) out.push('', 'Left out:', ...report.leftOut.map((item) => `  ${item}`));
+  if (report.notices.length > 0) out.push('', 'Decisions taken:', ...report.notices.map((notice) => `  - ${notice}`));
+  if (audit.findings.length > 0) {
+    out.push('', audit.errors > 0 ? 'To fill in before a run:' : 'Worth a look:', ...audit.findings.map((finding) => `  ${formatFinding(finding, cwd)}`));
+  }
+  const master = shown(report.masterPath);
+  out.push('', `Audit: ${audit.errors} error(s), ${audit.warnings} warning(s).`);
+  out.push(
+    audit.errors > 0 ? 'Next: fix what the audit names in the phase files (a gate needs the command that checks it), then' : 'Next: read the phase files, then',
+    `  debussy audit ${master}`,
+    `  debussy run ${master} --dry-run`,
+    `  debussy run ${master}`,
+    '',
+  );
+  process.stdout.write(out.join('\n'));
+  return audit.errors > 0 ? 1 : 0;
+}
+
+function heading(report: ImportReport, shown: (file: string) => string): string {
+  const detail = report.sourceDetail === undefined ? '' : `, ${report.sourceDetail}`;
+  const what = `${shown(report.sourceFile)} (${FOREIGN_FORMAT_NAMES[report.format]}${detail})`;
+  return report.upToDate ? `${shown(report.dir)} is up to date with ${what}: nothing written.` : `Imported ${what} into ${shown(report.dir)}:`;
+}
+
+/** `  2  Parse the config  [Pending]  depends on 1; gates: tests (npm test), lint (no command)`. */
+function phaseLines(phase: PhaseView): string[] {
+  const deps = phase.dependsOn.length === 0 ? 'no dependencies' : `depends on ${phase.dependsOn.join(', ')}`;
+  const gates = phase.gates.length === 0 ? 'no gates' : `gates: ${phase.gates.map((gate) => `${gate.name} (${gate.command ?? 'no command'})`).join(', ')}`;
+  return [`  ${phase.id}  ${phase.title}  [${phase.statusText ?? 'no status'}]`, `     ${deps}; ${gates}; tasks: ${phase.tasks.done} of ${phase.tasks.total} checked`];
+}
