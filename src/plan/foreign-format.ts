@@ -6,6 +6,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { docFile } from '../install/package-files.js';
 
 export type ForeignFormat = 'taskmaster' | 'ralph' | 'gsd' | 'speckit';
 
@@ -101,5 +102,5 @@ async function isFile(path: string): Promise<boolean> {
 
 /** The audit's message for a foreign plan given where a debussy master plan was expected. */
 export function foreignFormatMessage(format: ForeignFormat, shownPath: string): string {
-  return `this is a ${FOREIGN_FORMAT_NAMES[format]}, not a debussy master plan; \`debussy plan import ${shownPath}\` turns it into one (see docs/plan-format.md)`;
+  return `this is a ${FOREIGN_FORMAT_NAMES[format]}, not a debussy master plan; \`debussy plan import ${shownPath}\` turns it into one (see ${docFile('plan-format.md')})`;
 }

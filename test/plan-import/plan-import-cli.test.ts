@@ -160,6 +160,7 @@ describe('importing each format', () => {
     useFixture('ralph');
     const result = await run('plan', 'import', 'prd.json', '--json');
     expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').filter(Boolean)).toHaveLength(1);
     const parsed = JSON.parse(result.stdout) as { format: string; name: string; files: { outcome: string }[]; plan: { phases: { id: string }[] }; audit: { errors: number } };
     expect(parsed).toMatchObject({ format: 'ralph', name: 'meal-planner', audit: { errors: 0 } });
     expect(parsed.files.map((file) => file.outcome)).toEqual(['created', 'created', 'created', 'created']);

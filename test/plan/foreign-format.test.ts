@@ -93,7 +93,7 @@ describe('debussy audit and run name another tool\'s plan (built binary)', () =>
     const result = await debussy(['audit', given], { cwd: work.dir });
     expectNoStack(result);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain(`${file}: error: this is a ${name}, not a debussy master plan; \`debussy plan import ${file}\` turns it into one (see docs/plan-format.md) [foreign-plan-format]`);
+    expect(result.stdout).toContain(`${file}: error: this is a ${name}, not a debussy master plan; \`debussy plan import ${file}\` turns it into one (see ${path.join(REPO_ROOT, 'docs/plan-format.md')}) [foreign-plan-format]`);
     expect(result.stdout).not.toContain('no phase table');
   });
 

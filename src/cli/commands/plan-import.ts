@@ -33,7 +33,7 @@ export default async function planImportCommand(source: string, options: PlanImp
 
   if (options.json === true) {
     const { errors, warnings, findings } = audit;
-    process.stdout.write(`${JSON.stringify({ ...report, plan: view, audit: { errors, warnings, findings } }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...report, plan: view, audit: { errors, warnings, findings } })}\n`);
     return errors > 0 ? 1 : 0;
   }
   const shown = (file: string): string => path.relative(cwd, file) || file;
