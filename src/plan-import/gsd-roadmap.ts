@@ -93,7 +93,7 @@ export function parseRoadmap(text: string): Roadmap {
   }
   if (current !== undefined) phases.push(current);
   return {
-    title: h1?.replace(/^roadmap\s*[:\-–—]?\s*/i, '').trim() || undefined,
+    title: h1?.replace(/^roadmap\s*[:\-–—]?\s*|\s*[:\-–—]?\s*roadmap$/gi, '').trim() || undefined,
     overview: overview.length > 0 ? overview.join(' ') : undefined,
     phases: phases.map(({ level: _level, listing: _listing, ...phase }) => phase),
   };

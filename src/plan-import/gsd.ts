@@ -92,6 +92,8 @@ export function readGsd(source: GsdSource, options: { projectName: string }): Im
       ].filter((section) => section.body !== ''),
     };
   });
+  const silent = roadmap.phases.filter((phase, index) => index > 0 && phase.dependsOn === undefined).map((phase) => phase.writtenId);
+  if (silent.length > 0) notices.push(`phase ${silent.join(', ')}: no "**Depends on**:" line, so imported without dependencies (they run in roadmap order)`);
   const title = roadmap.title ?? options.projectName;
   return { format: 'gsd', title, suggestedName: slugName(title) || 'gsd', description: roadmap.overview, sourceDetail: undefined, phases, notices };
 }

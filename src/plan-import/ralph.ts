@@ -37,6 +37,27 @@ function verificationGates(value: unknown, what: string): ImportedGate[] {
   });
 }
 
+/**
+ * Acceptance criteria as strings (ralph's own), or as objects with a `text` and a `testCommand`
+ * (forks that test each criterion): the command is the criterion's gate, as written.
+ */
+function criteriaOf(value: unknown, storyPasses: boolean): { text: string; done: boolean; gate?: ImportedGate }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item, index) => {
+    if (typeof item === 'string') return item.trim() === '' ? [] : [{ text: item.trim(), done: storyPasses }];
+    if (!isRecord(item)) return [];
+    const text = (textField(item, 'text') ?? textField(item, 'description') ?? textField(item, 'criterion') ?? '').trim();
+    const command = (textField(item, 'testCommand') ?? textField(item, 'command') ?? '').trim();
+    if (text === '' && command === '') return [];
+    const name = textField(item, 'id')?.trim() || `criterion ${index + 1}`;
+    return [{
+      text: text || command,
+      done: storyPasses || item.passes === true,
+      ...(command === '' ? {} : { gate: { name, command, description: text || 'from the criterion\'s testCommand' } }),
+    }];
+  });
+}
+
 export function readRalph(value: unknown, options: { projectName: string }): ImportedPlan {
   if (!isRecord(value) || !Array.isArray(value.userStories)) {
     throw new ImportError('this prd.json has no "userStories" list', 'Point `debussy plan import` at the prd.json ralph reads (see ralph\'s prd.json.example).');
@@ -57,11 +78,11 @@ export function readRalph(value: unknown, options: { projectName: string }): Imp
   stories.sort((a, b) => a.priority - b.priority || a.index - b.index);
 
   const phases = stories.map(({ id, story }): ImportedPhase => {
-    const criteria = textList(story.acceptanceCriteria).map((line) => line.trim()).filter((line) => line !== '');
-    const storyGates = verificationGates(story.verificationCommands, 'story');
-    const explicit = [...planGates, ...storyGates];
-    const gates = explicit.length > 0 ? explicit : criteria.flatMap((criterion) => criterionGate(criterion) ?? []);
     const passes = story.passes === true || story.passes === 'true';
+    const criteria = criteriaOf(story.acceptanceCriteria, passes);
+    const storyGates = verificationGates(story.verificationCommands, 'story');
+    const explicit = [...planGates, ...storyGates, ...criteria.flatMap((criterion) => criterion.gate ?? [])];
+    const gates = explicit.length > 0 ? explicit : criteria.flatMap((criterion) => criterionGate(criterion.text) ?? []);
     const notes = textField(story, 'notes')?.trim() ?? '';
     return {
       sourceId: id,
@@ -71,7 +92,7 @@ export function readRalph(value: unknown, options: { projectName: string }): Imp
       statusText: `passes: ${passes ? 'true' : 'false'}`,
       dependsOn: textList(story.dependencies ?? story.dependsOn).map((dep) => dep.trim()),
       overview: textField(story, 'description')?.trim() || undefined,
-      tasks: criteria.map((criterion) => ({ text: criterion, done: passes, notes: [] })),
+      tasks: criteria.map((criterion) => ({ text: criterion.text, done: criterion.done, notes: [] })),
       gates,
       sections: notes === '' ? [] : [{ heading: 'Notes', body: notes }],
     };

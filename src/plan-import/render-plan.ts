@@ -98,6 +98,9 @@ function renderPhase(phase: PlannedPhase, { plan, name, sourcePath }: RenderInpu
   const notesOf = (id: string): string => `notes/NOTES_${name}_phase_${id}.md`;
   const depends = phase.dependsOnIds.length === 0 ? 'None' : phase.dependsOnIds.map((id) => `[Phase ${id}](${phaseFileName(id)})`).join(', ');
   const detail = plan.sourceDetail === undefined ? '' : `, ${plan.sourceDetail}`;
+  // A phase already done is not run again: a check it has only in words would be a command to
+  // write for work that is finished, so it stays in the phase's text alone.
+  const gates = phase.status === 'completed' ? phase.gates.filter((gate) => gate.command !== undefined) : phase.gates;
   const lines = [
     `# Phase ${phase.id}: ${oneLine(phase.title)}`,
     '',
@@ -114,9 +117,9 @@ function renderPhase(phase: PlannedPhase, { plan, name, sourcePath }: RenderInpu
     '',
     '## Gates (must pass before completion)',
     '',
-    ...(phase.gates.length === 0
+    ...(gates.length === 0
       ? ['The source names no check for this phase. Add one bullet per check, each with the command that proves it, e.g. "- tests: the suite passes (command: `npm test`)".']
-      : gateLines(phase.gates)),
+      : gateLines(gates)),
     '',
     ...(phase.overview === undefined ? [] : ['## Overview', '', importedProse(phase.overview), '']),
     ...(phase.tasks.length === 0 ? [] : ['## Tasks', '', ...phase.tasks.flatMap(taskLines), '']),

@@ -52,8 +52,9 @@ export function detectFormat(fileName: string, text: string): ForeignFormat | un
   }
   const h1 = /^#\s+(.*)$/m.exec(trimmed)?.[1]?.trim() ?? '';
   if (SPECKIT_TASK.test(trimmed) && SPECKIT_PHASE_HEADING.test(trimmed) && (/^tasks\b/i.test(h1) || basename(fileName).toLowerCase() === 'tasks.md')) return 'speckit';
-  const looksLikeRoadmap = /^roadmap\b/i.test(h1) || basename(fileName).toUpperCase() === 'ROADMAP.MD';
-  if (looksLikeRoadmap && GSD_PHASE_HEADING.test(trimmed) && /\*\*(?:goal|depends on)\b/i.test(trimmed)) return 'gsd';
+  // Field names may be translated (`**목표:**` for `**Goal**:`); the name and the phase headings are not.
+  const looksLikeRoadmap = /\broadmap\b/i.test(h1) || basename(fileName).toUpperCase() === 'ROADMAP.MD';
+  if (looksLikeRoadmap && GSD_PHASE_HEADING.test(trimmed)) return 'gsd';
   return undefined;
 }
 

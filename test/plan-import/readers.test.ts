@@ -126,6 +126,20 @@ describe('ralph', () => {
     expect(plan.suggestedName).toBe('kitchen');
   });
 
+  it('criteria as objects with a testCommand (a fork that tests each criterion): each command a gate, each criterion a task', () => {
+    const plan = readRalph({
+      userStories: [{
+        id: 'US-001', title: 'Schema', priority: 1, passes: false,
+        acceptanceCriteria: [
+          { id: 'AC-001-1', text: 'The type exists', testCommand: "grep -q 'Criterion' src/types.ts", passes: true },
+          { id: 'AC-001-2', text: 'Typecheck passes', passes: false },
+        ],
+      }],
+    }, { projectName: 'x' });
+    expect(outline(plan)).toEqual(["US-001 pending deps[] gates[AC-001-1=grep -q 'Criterion' src/types.ts]"]);
+    expect(plan.phases[0]?.tasks.map((task) => [task.text, task.done])).toEqual([['The type exists', true], ['Typecheck passes', false]]);
+  });
+
   it.each([
     { value: { project: 'x' }, message: 'this prd.json has no "userStories" list' },
     { value: { userStories: [{ title: 'no id' }] }, message: 'user story 1 of this prd.json has no id' },
@@ -206,6 +220,14 @@ describe('GSD', () => {
     expect(gsdDependencies('the auth work', ['1'])).toEqual({ ids: [], unclear: true });
     const plan = readGsd({ roadmap: '# Roadmap: R\n\n### Phase 1: One\n**Goal**: g\n**Depends on**: the auth work\n', files: [] }, { projectName: 'x' });
     expect(plan.notices).toEqual(['phase 1: "Depends on: the auth work" names no phase; it is imported without dependencies']);
+  });
+
+  it('translated field names are not read: phases without a Depends on line are imported without dependencies, said once', () => {
+    const roadmap = '# SHOP Roadmap\n\n### Phase 14: 멀티 다이얼로그\n\n**목표:** x\n\n### Phase 15: 백엔드\n\n**의존성:** Phase 14 완료\n';
+    const plan = readGsd({ roadmap, files: [] }, { projectName: 'x' });
+    expect(plan.title).toBe('SHOP');
+    expect(outline(plan)).toEqual(['14 pending deps[] gates[]', '15 pending deps[] gates[]']);
+    expect(plan.notices).toEqual(['phase 15: no "**Depends on**:" line, so imported without dependencies (they run in roadmap order)']);
   });
 
   it('reads the milestone layout: phases inside <details>, #### headings, **Goal:** inside the bold', () => {

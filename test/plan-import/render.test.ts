@@ -89,6 +89,13 @@ describe('the rendered files, read back by debussy\'s parser', () => {
     expect(text('phase-2.md')).toContain('- ~~Skip it~~ (cancelled in the source)');
   });
 
+  it('a phase already complete keeps its gates with commands, not the ones to fill in: it is not run again', () => {
+    const done = phase('1', { status: 'completed', gates: [{ name: 'tests', command: 'npm test', description: 'd' }, { name: 'test strategy', command: undefined, description: 'words' }] });
+    const rendered = renderImportedPlan({ ...input, plan: plan([done]), planned: assignPhaseIds(plan([done])) });
+    const parsed = parsePhaseFile(rendered[1]?.content ?? '', '/p/phase-1.md', { linkToId: () => undefined });
+    expect(parsed.file.gates.map((gate) => [gate.name, gate.command])).toEqual([['tests', 'npm test']]);
+  });
+
   it('codeSpan survives backticks; importedProse keeps headings, fences and `debussy done` from becoming structure', () => {
     expect(codeSpan('npm test')).toBe('`npm test`');
     expect(codeSpan('echo `date`')).toBe('`` echo `date` ``');

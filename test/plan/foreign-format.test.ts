@@ -37,6 +37,10 @@ describe('detectFormat', () => {
     expect(detectFormat(file, text)).toBeUndefined();
   });
 
+  it('a GSD roadmap whose field names are translated is still one, by its name and phase headings', () => {
+    expect(detectFormat('.planning/ROADMAP.md', '# SHOP Roadmap\n\n### Phase 14: 멀티 다이얼로그\n\n**목표:** x\n')).toBe('gsd');
+  });
+
   it('reads Taskmaster tags whatever they are called, and ralph by its userStories', () => {
     expect(jsonFormat({ 'feature-x': { tasks: [{ id: 1 }] }, other: { tasks: [] } })).toBe('taskmaster');
     expect(jsonFormat({ userStories: [] })).toBe('ralph');

@@ -37,8 +37,7 @@ export default async function planImportCommand(source: string, options: PlanImp
     return errors > 0 ? 1 : 0;
   }
   const shown = (file: string): string => path.relative(cwd, file) || file;
-  const out: string[] = [heading(report, shown)];
-  for (const file of report.files) out.push(`  ${file.outcome.padEnd(9)}  ${shown(file.path)}`);
+  const out: string[] = [heading(report, shown), ...fileLines(report, shown)];
   if (view !== null) {
     out.push('', 'What debussy understood:');
     for (const phase of view.phases) out.push(...phaseLines(phase));
@@ -50,8 +49,11 @@ export default async function planImportCommand(source: string, options: PlanImp
   }
   const master = shown(report.masterPath);
   out.push('', `Audit: ${audit.errors} error(s), ${audit.warnings} warning(s).`);
+  const missing = audit.findings.find((finding) => finding.code === 'gate-without-command');
+  const gateName = missing === undefined ? undefined : /gate "([^"]*)"/.exec(missing.message)?.[1];
   out.push(
-    audit.errors > 0 ? 'Next: fix what the audit names in the phase files (a gate needs the command that checks it), then' : 'Next: read the phase files, then',
+    ...(gateName === undefined ? [] : [`A gate without a command needs the one that checks it: write it in the gate's bullet, or map the gate's name once for every phase in .debussy/config.yaml (gates: {"${gateName}": "..."}).`]),
+    audit.errors > 0 ? 'Next: fix what the audit names, then' : 'Next: read the phase files, then',
     `  debussy audit ${master}`,
     `  debussy run ${master} --dry-run`,
     `  debussy run ${master}`,
@@ -59,6 +61,17 @@ export default async function planImportCommand(source: string, options: PlanImp
   );
   process.stdout.write(out.join('\n'));
   return audit.errors > 0 ? 1 : 0;
+}
+
+/** One line per file; for a long plan, one line per outcome. */
+function fileLines(report: ImportReport, shown: (file: string) => string): string[] {
+  if (report.files.length <= 12) return report.files.map((file) => `  ${file.outcome.padEnd(9)}  ${shown(file.path)}`);
+  const outcomes = [...new Set(report.files.map((file) => file.outcome))];
+  return outcomes.map((outcome) => {
+    const names = report.files.filter((file) => file.outcome === outcome).map((file) => path.basename(file.path));
+    const listed = names.length <= 4 ? names.join(', ') : `${names.slice(0, 2).join(', ')}, ..., ${names[names.length - 1] ?? ''}`;
+    return `  ${outcome.padEnd(9)}  ${names.length} file${names.length === 1 ? '' : 's'} in ${shown(report.dir)}: ${listed}`;
+  });
 }
 
 function heading(report: ImportReport, shown: (file: string) => string): string {
