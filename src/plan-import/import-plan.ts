@@ -75,8 +75,12 @@ export async function importPlan(request: ImportRequest): Promise<ImportReport> 
 
   const sourcePath = posix(path.relative(request.projectRoot, source.file)) || source.file;
   const rendered = renderImportedPlan({ plan: source.plan, planned, name, sourcePath, masterPath: posix(path.relative(request.projectRoot, masterPath)) });
-  const decision = decideWrites(current, record, rendered, request.force);
   const shownDir = path.relative(request.cwd, dir) || dir;
+  // Two sources suggesting the same name (two tasks.json files) must not take turns at one plan.
+  if (record !== undefined && record.source !== sourcePath && !request.force) {
+    throw new UsageError(`${shownDir} was imported from ${record.source}, not from ${sourcePath}`, 'Choose another --name for this source, or pass --force to replace that plan with this one.');
+  }
+  const decision = decideWrites(current, record, rendered, request.force);
   if (decision.kind === 'refuse') throw refusal(decision, shownDir, importCommand(sourcePath, name, source.plan.sourceDetail));
 
   const files: ImportReport['files'] = [];

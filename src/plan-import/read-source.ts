@@ -64,6 +64,7 @@ async function readText(file: string, cwd: string): Promise<string> {
 
 function unknownFormat(file: string, shown: string, text: string): ImportError {
   const trimmed = text.trimStart();
+  if (trimmed === '') return new ImportError(`${shown} is empty`, 'Let its tool write the plan first, then import again.');
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
       JSON.parse(trimmed);

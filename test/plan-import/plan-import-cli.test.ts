@@ -4,10 +4,11 @@
  * shows, re-imports (source changed: updated; plan edited: refused, naming the file), and bad
  * input (one clear line, exit 2, nothing written).
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { debussy, expectNoStack, git, initRepo, REPO_ROOT, tempDir, type CliResult } from '../cli/cli-harness.js';
+import { DEBUSSY_BIN, debussy, expectNoStack, git, initRepo, REPO_ROOT, tempDir, type CliResult } from '../cli/cli-harness.js';
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/plan-import');
 
@@ -27,6 +28,12 @@ const write = (relative: string, text: string): void => {
 
 function useFixture(name: string): void {
   cpSync(path.join(FIXTURES, name), work.dir, { recursive: true });
+}
+
+/** A first import, done before the one a test looks at. */
+function spawnImport(source: string): void {
+  const result = spawnSync(process.execPath, [DEBUSSY_BIN, 'plan', 'import', source], { cwd: work.dir, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`the first import failed: ${result.stderr}`);
 }
 
 /** Every file under the repository (but .git) with its text: to show that nothing was written. */
@@ -237,8 +244,16 @@ describe('what cannot be imported: one line, exit 2, nothing written', () => {
     { name: 'a tag that does not exist', setup: () => useFixture('taskmaster'), args: ['.taskmaster', '--tag', 'nope'], message: 'debussy: this tasks.json has no tag "nope" (its tags: master, ui-redesign)\n' },
     { name: 'an empty prd.json', setup: () => write('prd.json', '{"userStories": []}'), args: ['prd.json', '--name', 'empty'], message: 'debussy: prd.json has nothing to import: it lists no tasks or phases\n' },
     { name: 'a bad --name', setup: () => useFixture('ralph'), args: ['prd.json', '--name', 'Bad Name'], message: /^debussy: "Bad Name" is not a usable plan name/ },
+    { name: 'an empty file', setup: () => write('prd.json', ''), args: ['prd.json'], message: 'debussy: prd.json is empty\n' },
+    {
+      name: 'a plan imported from another source under the same name',
+      setup: () => { useFixture('taskmaster-flat'); useFixture('taskmaster'); spawnImport('tasks.json'); },
+      args: ['.taskmaster'],
+      message: 'debussy: plans/taskmaster was imported from tasks.json, not from .taskmaster/tasks/tasks.json\n',
+      keepsPlan: true,
+    },
     { name: 'a plan folder the import did not write', setup: () => { useFixture('ralph'); write('plans/meal-planner/notes.md', 'mine'); }, args: ['prd.json'], message: 'debussy: plans/meal-planner already exists and was not written by `debussy plan import`\n' },
-  ])('$name', async ({ setup, args, message }) => {
+  ])('$name', async ({ setup, args, message, keepsPlan }) => {
     setup();
     const before = snapshot();
     const result = await run('plan', 'import', ...args);
@@ -250,6 +265,6 @@ describe('what cannot be imported: one line, exit 2, nothing written', () => {
     expect(hint).toMatch(/^ {2}\S/); // the line that says what to do
     expect(result.stdout).toBe('');
     expect(snapshot()).toEqual(before);
-    expect(existsSync(path.join(work.dir, 'plans', 'taskmaster'))).toBe(false);
+    expect(existsSync(path.join(work.dir, 'plans', 'taskmaster'))).toBe(keepsPlan === true);
   });
 });

@@ -8,6 +8,7 @@ import { loadProjectConfig } from '../../config/index.js';
 import { auditPlan, describePlan, formatFinding, type PhaseView } from '../../plan/index.js';
 import { FOREIGN_FORMAT_NAMES } from '../../plan/foreign-format.js';
 import { importPlan, type ImportReport } from '../../plan-import/index.js';
+import { redactSecrets } from '../../redact/index.js';
 import { findProjectRoot } from '../../state/index.js';
 
 interface PlanImportOptions {
@@ -33,7 +34,7 @@ export default async function planImportCommand(source: string, options: PlanImp
 
   if (options.json === true) {
     const { errors, warnings, findings } = audit;
-    process.stdout.write(`${JSON.stringify({ ...report, plan: view, audit: { errors, warnings, findings } })}\n`);
+    process.stdout.write(redactSecrets(`${JSON.stringify({ ...report, plan: view, audit: { errors, warnings, findings } })}\n`));
     return errors > 0 ? 1 : 0;
   }
   const shown = (file: string): string => path.relative(cwd, file) || file;
@@ -59,7 +60,8 @@ export default async function planImportCommand(source: string, options: PlanImp
     `  debussy run ${master}`,
     '',
   );
-  process.stdout.write(out.join('\n'));
+  // Gate commands and titles come from someone else's file: a token in one is shown redacted, as in a dry run.
+  process.stdout.write(redactSecrets(out.join('\n')));
   return audit.errors > 0 ? 1 : 0;
 }
 
