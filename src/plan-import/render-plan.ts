@@ -109,7 +109,8 @@ function renderPhase(phase: PlannedPhase, { plan, name, sourcePath }: RenderInpu
     `**Source:** ${FOREIGN_FORMAT_NAMES[plan.format]} \`${sourcePath}\`${detail}: ${oneLine(phase.sourceLabel)} (${oneLine(phase.statusText)})`,
     '',
     '## Process Wrapper (MANDATORY)',
-    ...(phase.dependsOnIds.length === 0 ? [] : [`- [ ] Read previous notes: ${phase.dependsOnIds.map((id) => `\`${notesOf(id)}\``).join(', ')}`]),
+    // A phase done before the import, outside debussy, wrote no notes: hence "where they exist".
+    ...(phase.dependsOnIds.length === 0 ? [] : [`- [ ] Read the notes of the phases this one depends on, where they exist: ${phase.dependsOnIds.map((id) => `\`${notesOf(id)}\``).join(', ')}`]),
     `- [ ] Do the tasks below in order; after each one, record it with \`debussy progress --phase ${phase.id} --message "what you finished"\``,
     '- [ ] Run every gate below; fix and re-run until all of them pass',
     `- [ ] Write \`${notesOf(phase.id)}\` with what you built, the decisions you made and why, and what the next phase must know`,
