@@ -5,7 +5,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { detectFormat, foreignPlanFileIn, type ForeignFormat } from '../plan/foreign-format.js';
+import { detectFormat, foreignPlanFileIn, specKitTaskFiles, type ForeignFormat } from '../plan/foreign-format.js';
 import { parseMasterPlan } from '../plan/master-plan.js';
 import { errorCode } from '../errors/error-code.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -33,7 +33,7 @@ export interface ReadSource {
 }
 
 export async function readSource(given: string, options: SourceOptions): Promise<ReadSource> {
-  const shown = path.relative(options.cwd, given) || given;
+  const shown = path.relative(options.cwd, given) || '.';
   let file = given;
   let isDirectory: boolean;
   try {
@@ -43,7 +43,14 @@ export async function readSource(given: string, options: SourceOptions): Promise
   }
   if (isDirectory) {
     const found = await foreignPlanFileIn(given);
-    if (found === undefined) throw new ImportError(`${shown} holds no plan debussy can import`, FORMATS_HINT);
+    if (found === undefined) {
+      const features = await specKitTaskFiles(given);
+      if (features.length > 1) {
+        const names = features.map((file) => path.relative(options.cwd, path.dirname(file)) || file);
+        throw new ImportError(`${shown} holds ${features.length} spec-kit features (${names.join(', ')})`, 'Name the one to import, e.g. `debussy plan import ' + (names[0] ?? 'specs/001-x') + '`.');
+      }
+      throw new ImportError(`${shown} holds no plan debussy can import`, FORMATS_HINT);
+    }
     file = found.path;
   }
   const text = await readText(file, options.cwd);

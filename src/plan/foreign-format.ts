@@ -80,17 +80,23 @@ export async function foreignPlanFileIn(dir: string): Promise<{ path: string; fo
     if (await isFile(path)) return { path, format: candidate.format };
   }
   // A project with one spec-kit feature: specs/001-name/tasks.md.
+  const features = await specKitTaskFiles(dir);
+  const only = features[0];
+  return features.length === 1 && only !== undefined ? { path: only, format: 'speckit' } : undefined;
+}
+
+/** `<dir>/specs/*\/tasks.md`, sorted: a project's spec-kit features that have tasks. */
+export async function specKitTaskFiles(dir: string): Promise<string[]> {
   const specs = join(dir, 'specs');
   let features: string[];
   try {
     features = (await readdir(specs)).sort();
   } catch {
-    return undefined;
+    return [];
   }
   const withTasks: string[] = [];
   for (const feature of features) if (await isFile(join(specs, feature, 'tasks.md'))) withTasks.push(join(specs, feature, 'tasks.md'));
-  const only = withTasks[0];
-  return withTasks.length === 1 && only !== undefined ? { path: only, format: 'speckit' } : undefined;
+  return withTasks;
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -244,6 +244,12 @@ describe('what cannot be imported: one line, exit 2, nothing written', () => {
     { name: 'a tag that does not exist', setup: () => useFixture('taskmaster'), args: ['.taskmaster', '--tag', 'nope'], message: 'debussy: this tasks.json has no tag "nope" (its tags: master, ui-redesign)\n' },
     { name: 'an empty prd.json', setup: () => write('prd.json', '{"userStories": []}'), args: ['prd.json', '--name', 'empty'], message: 'debussy: prd.json has nothing to import: it lists no tasks or phases\n' },
     { name: 'a bad --name', setup: () => useFixture('ralph'), args: ['prd.json', '--name', 'Bad Name'], message: /^debussy: "Bad Name" is not a usable plan name/ },
+    {
+      name: 'a project with several spec-kit features',
+      setup: () => { useFixture('speckit'); write('specs/005-other/tasks.md', read('specs/004-recipe-import/tasks.md')); },
+      args: ['.'],
+      message: 'debussy: . holds 2 spec-kit features (specs/004-recipe-import, specs/005-other)\n',
+    },
     { name: 'an empty file', setup: () => write('prd.json', ''), args: ['prd.json'], message: 'debussy: prd.json is empty\n' },
     {
       name: 'a plan imported from another source under the same name',
