@@ -1,4 +1,4 @@
-/** Commands for getting started and reading results: init, plan new, logs. */
+/** Commands for getting started and reading results: init, plan new, plan import, logs. */
 import { Option, type Command } from 'commander';
 import { docFile } from '../install/package-files.js';
 import { DEFAULT_PLAN_TEMPLATE, PLAN_TEMPLATE_NAMES } from '../scaffold/plan-template-names.js';
@@ -19,7 +19,7 @@ export function registerGettingStartedCommands(program: Command): void {
     ]))
     .action(lazy(() => import('./commands/init.js')));
 
-  const plan = program.command('plan').description('Create a plan to start from: `debussy plan new NAME`.');
+  const plan = program.command('plan').description('Create a plan to start from: `debussy plan new NAME`, or `debussy plan import PATH` from another tool\'s plan.');
   plan
     .command('new')
     .description('Create a master plan and its phase files from a template; the result passes `debussy audit`.')
@@ -30,6 +30,21 @@ export function registerGettingStartedCommands(program: Command): void {
     .option('--force', "overwrite the generated files if the plan's folder exists")
     .option('--json', `print the plan written and its audit as one JSON object (${docFile('output.md')})`)
     .action(lazy(() => import('./commands/plan-new.js')));
+  plan
+    .command('import')
+    .description("Turn another tool's plan (Taskmaster tasks.json, ralph prd.json, GSD .planning/, spec-kit tasks.md) into a debussy plan, and audit it.")
+    .argument('<path>', 'the plan file, or a folder holding one (a project, .taskmaster/, .planning/, specs/NNN-feature/)')
+    .option('--name <name>', 'the plan name (default: from the source, e.g. taskmaster)')
+    .option('--tag <tag>', "Taskmaster: which tag of tasks.json to read (default: master, or the file's only tag)")
+    .option('--dir <folder>', 'create the plan folder in this folder (default: plans/ at the project root)')
+    .option('--force', 'overwrite files in the plan folder even if they were edited since the last import')
+    .option('--json', `print what was written and its audit as one JSON object (${docFile('output.md')})`)
+    .addHelpText('after', examples([
+      ['debussy plan import .taskmaster/tasks/tasks.json', 'Taskmaster tasks as phases, subtasks as tasks'],
+      ['debussy plan import prd.json --name billing', "ralph's user stories as phases of plans/billing/"],
+      ['debussy plan import .planning', "GSD's roadmap phases, their PLAN.md files as tasks"],
+    ]))
+    .action(lazy(() => import('./commands/plan-import.js')));
 
   program
     .command('logs')

@@ -84,6 +84,16 @@ export function checkPlan(plan: Plan): AuditFinding[] {
         phaseId: phase.id,
       });
     }
+    // A completed phase is not run again, so there is no word of the agent's to take for it.
+    if (file.gates.length === 0 && (phase.status ?? file.status) !== 'completed') {
+      findings.push({
+        severity: 'warning',
+        code: 'no-gates',
+        message: `phase ${phase.id} has no gates: debussy can only take the agent's word that it is done; add a "## Gates" section whose bullets name the commands that check it`,
+        file: file.path,
+        phaseId: phase.id,
+      });
+    }
     if (file.notesToWrite.length === 0) {
       findings.push({
         severity: 'warning',

@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { detectFormat, foreignFormatMessage, foreignPlanFileIn, type ForeignFormat } from './foreign-format.js';
 import { linkResolver, parseMasterPlan, type PhaseRow } from './master-plan.js';
 import { parsePhaseFile } from './phase-file.js';
 import { unique } from './phase-ids.js';
@@ -34,6 +35,10 @@ export async function parsePlan(masterPath: string, options: PlanOptions = {}): 
   }
 
   const master = parseMasterPlan(text, path);
+  // Another tool's plan (a JSON file, a GSD roadmap whose progress table links no files): say
+  // which, and how to convert it, instead of asking for a phase table.
+  const format = master.rows.length === 0 ? detectFormat(path, text) : undefined;
+  if (format !== undefined) return { plan: undefined, findings: [foreignFormatFinding(format, path)] };
   const findings = [...master.findings];
   if (!master.hasPhaseTable) {
     findings.push({
@@ -111,11 +116,20 @@ async function locateMasterPlan(path: string): Promise<string | AuditFinding> {
   const candidates = (await readdir(path)).filter((entry) => /master[\s_-]?plan.*\.md$/i.test(entry)).sort();
   const only = candidates[0];
   if (candidates.length === 1 && only !== undefined) return join(path, only);
+  const foreign = candidates.length === 0 ? await foreignPlanFileIn(path) : undefined;
+  if (foreign !== undefined && detectFormat(foreign.path, await readFile(foreign.path, 'utf8').catch(() => '')) === foreign.format) {
+    return foreignFormatFinding(foreign.format, foreign.path);
+  }
   return missing(
     candidates.length === 0
       ? 'this folder holds no *MASTER_PLAN*.md; name the master plan file'
       : `this folder holds several master plans (${candidates.join(', ')}); name one`,
   );
+}
+
+function foreignFormatFinding(format: ForeignFormat, path: string): AuditFinding {
+  const shown = relative(process.cwd(), path) || path;
+  return { severity: 'error', code: 'foreign-plan-format', message: foreignFormatMessage(format, /\s/.test(shown) ? `'${shown}'` : shown), file: path };
 }
 
 function reason(error: unknown): string {

@@ -40,6 +40,8 @@ describe('debussy completion', () => {
     [['debussy', 'run', '--dr'], ['--dry-run']],
     [['debussy', 'run', '--no-'], ['--no-auto-commit']],
     [['debussy', 'plan', 'n'], ['new']],
+    [['debussy', 'plan', ''], ['new', 'import']],
+    [['debussy', 'plan', 'import', 'x', '--t'], ['--tag']],
     [['debussy', 'plan', 'new', 'x', '--template', ''], ['generic', 'backend', 'frontend']],
     [['debussy', 'done', '--status', 'b'], ['blocked']],
     [['debussy', 'completion', ''], ['bash', 'zsh', 'fish']],
@@ -57,7 +59,7 @@ describe('debussy completion', () => {
       return result.stdout.split('\n').filter(Boolean).map((row) => row.split('\t')[0] ?? '');
     };
     expect(complete('debussy pl')).toEqual(['plan']);
-    expect(complete('debussy plan ')).toEqual(['new']);
+    expect(complete('debussy plan ')).toEqual(['import', 'new']);
     expect(complete('debussy run --dr')).toEqual(['--dry-run']);
     expect(complete('debussy plan new x --template ')).toEqual(['backend', 'frontend', 'generic']);
   });
