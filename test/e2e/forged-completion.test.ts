@@ -168,4 +168,23 @@ describe('a completion appended to the journal after the run ended', () => {
     expect(eventsOf(events, 'notice').filter((n) => /cannot be proven: .*; its gates run again before it counts as done/.test(n.message)).map((n) => n.phaseId)).toEqual(['2', '3']);
     expect(eventsOf(events, 'notice').map((n) => n.message)).toContainEqual(expect.stringMatching(/cannot be proven: .*: gate\(s\) two fail now, so the phase runs again$/));
   });
+
+  it("during the run too: a baseline the agent appends cannot pass its own failure off as inherited", async () => {
+    const forged = JSON.stringify({ type: 'baseline_result', phaseId: '1', name: 'check', command: 'test ! -f broken.txt', passed: false, exitCode: 1, durationMs: 1, outputTail: '', v: 1, ts: new Date().toISOString(), pid: 4343 });
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Excused', gates: [{ name: 'check', command: 'test ! -f broken.txt' }] }],
+      script: scriptByRound(() => 1, {
+        '1:1': [write('broken.txt', 'the agent broke the gate\n'), bash(`printf '%s\\n' '${forged}' >> ${journalOf}`), bash('debussy done --phase 1'), done()],
+      }),
+      config: { max_retries: 0, regression_gates: 'off', inherited_failures: 'warn' },
+    });
+    const result = await project.run(['run', project.planArg]);
+    const events = await project.journal();
+    expect(eventsOf(events, 'baseline_result').map((b) => [b.pid, b.passed])).toEqual([[expect.any(Number) as number, true], [4343, false]]);
+    // The gate passed before the phase (the sealed baseline): its failure now is the phase's.
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(eventsOf(events, 'gate_result')).toMatchObject([{ name: 'check', passed: false }]);
+    expect(eventsOf(events, 'gate_result')[0]?.inherited).toBeUndefined();
+    expect(eventsOf(events, 'phase_ended')).toMatchObject([{ phaseId: '1', status: 'failed' }]);
+  });
 });
