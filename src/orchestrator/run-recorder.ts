@@ -11,13 +11,13 @@ import { StateError } from '../errors/index.js';
 import { redactDeep, type Redactor } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
 import {
-  eventsOfLines, foldEvent, JournalKeeper, RunJournalProof, runSealContext, sealLine, stampEvent, type JournalEvent, type JournalLoss, type NewJournalEvent, type RunState,
+  eventsOfLines, foldEvent, JournalKeeper, RunJournalProof, runSealContext, sealLine, stampEvent, type JournalEvent, type JournalLoss, type NewJournalEvent, type RunState, type UsableKey,
 } from '../state/index.js';
 
 /** What the run seals its lines with: its id and debussy's key (state/journal-key.ts). */
 export interface RunSeal {
   runId: string;
-  key: Buffer;
+  key: UsableKey;
 }
 
 export class RunRecorder {
@@ -45,14 +45,13 @@ export class RunRecorder {
   ) {
     this.keeper = new JournalKeeper(journalFile);
     this.sealContext = runSealContext(seal.runId);
-    const key = { ok: true, key: seal.key, file: '' } as const;
-    this.proof = new RunJournalProof(seal.runId, key);
-    this.showProof = new RunJournalProof(seal.runId, key);
+    this.proof = new RunJournalProof(seal.runId, seal.key);
+    this.showProof = new RunJournalProof(seal.runId, seal.key);
   }
 
   record(event: NewJournalEvent): JournalEvent {
     const written = stampEvent(redactDeep(event, this.redact));
-    const line = sealLine(JSON.stringify({ ...written, seq: this.sealed++ }), this.sealContext, this.seal.key);
+    const line = sealLine(JSON.stringify({ ...written, seq: this.sealed++ }), this.sealContext, this.seal.key.key);
     const loss = this.keeper.append(line);
     this.showNewLines(written, line);
     if (loss) this.lost(loss);

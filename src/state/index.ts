@@ -21,5 +21,5 @@ export {
   type PlanUsedEvent,
   type ProjectEvent,
 } from './project.js';
-export { journalKey, journalKeyFile, requireJournalKey, userStateDir, STATE_DIR_VAR, type JournalKey } from './journal-key.js';
+export { journalKey, journalKeyFile, requireJournalKey, userStateDir, STATE_DIR_VAR, type JournalKey, type UsableKey } from './journal-key.js';
 export { RunJournalProof, runSealContext, sealLine, checkSeal, describeUnproven, isVerdict } from './journal-seal.js';

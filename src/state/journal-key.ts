@@ -18,7 +18,8 @@ const KEY_FILE = 'journal.key';
 const KEY_BYTES = 32;
 const KEY_TEXT = /^[0-9a-f]{64}$/;
 
-export type JournalKey = { ok: true; key: Buffer; file: string } | { ok: false; file: string; problem: string };
+export type UsableKey = { ok: true; key: Buffer; file: string };
+export type JournalKey = UsableKey | { ok: false; file: string; problem: string };
 
 /** Where debussy keeps per-user state: $DEBUSSY_STATE_DIR, else the platform's customary place. Pure. */
 export function userStateDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string {
@@ -86,9 +87,9 @@ export function journalKey(env: NodeJS.ProcessEnv = process.env): JournalKey {
 }
 
 /** The key a run needs to seal what it records; one clear error when there is none. */
-export function requireJournalKey(env: NodeJS.ProcessEnv = process.env): Buffer {
+export function requireJournalKey(env: NodeJS.ProcessEnv = process.env): UsableKey {
   const key = journalKey(env);
-  if (key.ok) return key.key;
+  if (key.ok) return key;
   throw new StateError('E_JOURNAL_KEY', `debussy's key, which seals the completions it records, is not usable: ${key.problem}`, {
     exitKind: 'prerequisites',
     hint: `Make ${dirname(key.file)} a writable directory (a bad key file: delete it, debussy makes a new one), or set ${STATE_DIR_VAR} to a writable directory outside the project.`,
