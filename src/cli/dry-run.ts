@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { DebussyConfig } from '../config/index.js';
 import { executionOrder, type Plan } from '../plan/index.js';
-import { latestRun, readPhaseMarks } from '../state/index.js';
+import { journalKey, latestRun, readPhaseMarks } from '../state/index.js';
 import { planResume } from '../orchestrator/resume-plan.js';
 import { checkPlanChange } from '../orchestrator/plan-change-check.js';
 import { readPlanFingerprint } from '../plan/read-fingerprint.js';
@@ -48,7 +48,7 @@ export interface DryRun {
 export async function describeDryRun(root: string, plan: Plan, config: DebussyConfig, env: NodeJS.ProcessEnv = process.env, trustCompleted = false): Promise<DryRun> {
   const previous = await latestRun(root, plan.path);
   const interrupted = previous?.state?.status === 'running' || previous?.state?.status === 'interrupted';
-  const resumed = planResume({ plan, prior: previous?.state, priorInterrupted: interrupted, marks: await readPhaseMarks(root, plan.path) });
+  const resumed = planResume({ plan, prior: previous?.state, priorInterrupted: interrupted, marks: await readPhaseMarks(root, plan.path, journalKey()), trustCompleted });
   const change = checkPlanChange(previous?.state, readPlanFingerprint(plan), resumed, trustCompleted);
   const resume = change?.resume ?? resumed;
   return {

@@ -53,7 +53,7 @@ export function buildProgram(): Command {
     .option('--phase <id>', 'start at this phase (its dependencies must be complete)')
     .option('--only <id>', 'run just this one phase')
     .option('--fresh', 'ignore earlier runs of this plan and start from the beginning')
-    .option('--trust-completed', 'keep completed phases done even when their phase file or gates changed since (otherwise their gates run again first)')
+    .option('--trust-completed', 'keep completed phases done without running their gates again: when their phase file or gates changed since, or when debussy cannot prove it recorded the completion')
     .option('--config <file>', 'use this config file instead of discovering one');
   addOutputFlags(run);
   addConfigFlags(run);
@@ -70,7 +70,7 @@ export function buildProgram(): Command {
     .command('resume')
     .description('Resume the last run of this project where it stopped (same as `debussy run` on its plan).')
     .option('--config <file>', 'use this config file instead of discovering one')
-    .option('--trust-completed', 'keep completed phases done even when their phase file or gates changed since (otherwise their gates run again first)');
+    .option('--trust-completed', 'keep completed phases done without running their gates again: when their phase file or gates changed since, or when debussy cannot prove it recorded the completion');
   addOutputFlags(resume);
   addConfigFlags(resume);
   resume.action(lazy(() => import('./commands/resume.js')));

@@ -17,17 +17,25 @@ export type BaselineOutcome =
   | { kind: 'run_phase' };
 
 export async function takeBaseline(ctx: PhaseContext, phase: Phase, carry: PhaseCarry): Promise<BaselineOutcome> {
-  const { recorder } = ctx;
+  const reverify = carry.reverify !== undefined;
+  // A phase to verify again may also be one an interrupted run was in (its completion unproven):
+  // its gates decide first; when one fails, it resumes with the baseline its run recorded.
+  if (reverify || (carry.resumeReason === undefined && ctx.config.baseline_gates)) {
+    const outcome = await runBaselineGates(ctx, phase, carry);
+    if (outcome.kind === 'reverified') return outcome;
+  }
   if (carry.baseline !== undefined && carry.baseline.length > 0) {
     const fromRunId = carry.resumedFrom?.runId;
-    for (const { type, phaseId, name, command, passed, exitCode, durationMs, outputTail, reverify } of carry.baseline) {
-      recorder.record({ type, phaseId, name, command, passed, exitCode, durationMs, outputTail, ...(reverify === true ? { reverify } : {}), ...(fromRunId === undefined ? {} : { fromRunId }) });
+    for (const { type, phaseId, name, command, passed, exitCode, durationMs, outputTail, reverify: again } of carry.baseline) {
+      ctx.recorder.record({ type, phaseId, name, command, passed, exitCode, durationMs, outputTail, ...(again === true ? { reverify: again } : {}), ...(fromRunId === undefined ? {} : { fromRunId }) });
     }
-    return { kind: 'run_phase' };
   }
+  return { kind: 'run_phase' };
+}
+
+async function runBaselineGates(ctx: PhaseContext, phase: Phase, carry: PhaseCarry): Promise<BaselineOutcome> {
+  const { recorder } = ctx;
   const reverify = carry.reverify !== undefined;
-  if (carry.resumeReason !== undefined && !reverify) return { kind: 'run_phase' };
-  if (!ctx.config.baseline_gates && !reverify) return { kind: 'run_phase' };
   const gates = phase.file?.gates ?? [];
   if (gates.length === 0) return { kind: 'run_phase' };
 

@@ -10,7 +10,7 @@ import { executionOrder, requirePhase, type Plan } from '../plan/index.js';
 import { createRedactor } from '../redact/index.js';
 import type { Reporter } from '../report/reporter.js';
 import {
-  acquireRunLock, JournalKeeper, journalPath, latestRun, liveRunDir, liveStateDir, newRunId, projectJournalPath, readJournal, readPhaseMarks, recordPlanUsed, refuseNewerJournal, removeLeftoverLiveRuns, runDir, type AcquiredLock, type RunStatus,
+  acquireRunLock, JournalKeeper, journalKey, journalPath, latestRun, liveRunDir, liveStateDir, newRunId, projectJournalPath, readJournal, readPhaseMarks, recordPlanUsed, refuseNewerJournal, removeLeftoverLiveRuns, requireJournalKey, runDir, type AcquiredLock, type RunStatus,
 } from '../state/index.js';
 import { hooksOffWarning } from '../agent/session-settings.js';
 import { writeDebussyShim } from './agent-environment.js';
@@ -65,6 +65,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   if (before) refuseNewerJournal(before.runId, before.journalVersion, path.relative(process.cwd(), plan.path) || plan.path);
   const resumingInterrupted = before?.state?.status === 'running' || before?.state?.status === 'interrupted';
   const prereq = await checkPrerequisites(root, resumingInterrupted ? { ...config, allow_dirty: true } : config, input.env);
+  // What the run records must be sealed, or the next run could not tell its verdicts from forged ones.
+  const key = requireJournalKey();
 
   const runId = newRunId();
   const lock: AcquiredLock = await acquireRunLock(root, { runId, planPath: plan.path });
@@ -89,9 +91,9 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     if (orphans > 0) reporter.notice('warning', `ended ${orphans} process(es) left behind by run ${lock.reclaimed?.runId ?? ''}`);
     removeLeftoverLiveRuns(root, runId);
     if (lock.reclaimed) reporter.notice('warning', `reclaimed a stale lock from run ${lock.reclaimed.runId} (pid ${lock.reclaimed.pid} is no longer running)`);
-    const marks = input.fresh ? {} : await readPhaseMarks(root, plan.path);
+    const marks = input.fresh ? {} : await readPhaseMarks(root, plan.path, journalKey());
     const planFingerprint = readPlanFingerprint(plan);
-    const resumed = planResume({ plan, prior: previous?.state, priorInterrupted, marks });
+    const resumed = planResume({ plan, prior: previous?.state, priorInterrupted, marks, trustCompleted: input.trustCompleted === true });
     // A completed phase whose file or gates changed since the last run is verified again (plan-change-check.ts).
     const planChange = checkPlanChange(previous?.state, planFingerprint, resumed, input.trustCompleted === true);
     const resume = planChange?.resume ?? resumed;
@@ -103,7 +105,9 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       const start = requirePhase(plan, input.startAt, '--phase');
       const missing = start.dependsOn.filter((dep) => !resume.completed.has(dep));
       if (missing.length > 0) {
-        throw new UsageError(`--phase ${start.id}: its dependencies are not complete: ${missing.join(', ')}`, `Run them first (debussy run ${path.relative(process.cwd(), plan.path)}), or use --only ${start.id} to run it anyway.`);
+        const unproven = missing.filter((dep) => resume.unproven.has(dep));
+        const why = unproven.length === 0 ? '' : ` (${unproven.join(', ')}: a completion debussy cannot prove; running the plan verifies it by its gates, --trust-completed takes it as done)`;
+        throw new UsageError(`--phase ${start.id}: its dependencies are not complete: ${missing.join(', ')}${why}`, `Run them first (debussy run ${path.relative(process.cwd(), plan.path)}), or use --only ${start.id} to run it anyway.`);
       }
       selected = ordered.slice(ordered.indexOf(start));
     }
@@ -125,7 +129,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     const dir = runDir(root, runId);
     // The journal is kept in memory too: an agent that cleans the tree cannot take it (run-state-guard.ts).
     guard = new RunStateGuard(input.interrupt, path.relative(root, journalPath(root, runId)));
-    const recorder = new RunRecorder(journalPath(root, runId), reporter, createRedactor(input.env), guard.journalLost);
+    const recorder = new RunRecorder(journalPath(root, runId), reporter, createRedactor(input.env), { runId, key }, guard.journalLost);
     recorder.record({
       type: 'run_started', runId, planPath: plan.path, planName: plan.name, phaseIds: selected.map((p) => p.id),
       options: { context_threshold: config.context_threshold, max_restarts: config.max_restarts, max_retries: config.max_retries, tool_call_threshold: config.tool_call_threshold, only: input.only, startAt: input.startAt },
@@ -148,6 +152,11 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     if (permissionProblem !== undefined) recorder.record({ type: 'notice', level: 'warning', message: permissionProblem });
     const hooksOff = hooksOffWarning(config.claude_args, root, input.env);
     if (hooksOff !== undefined) recorder.record({ type: 'notice', level: 'warning', message: hooksOff });
+    // Completions it cannot prove: verified again (or kept with --trust-completed), and the user is told why.
+    for (const phase of selected) {
+      const line = resume.unproven.get(phase.id);
+      if (line !== undefined) recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: line });
+    }
     for (const phase of alreadyComplete) {
       recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'completed', reason: resume.completed.get(phase.id) ?? 'already complete' });
     }

@@ -27,6 +27,9 @@ interface Base {
   ts: string;
   /** Process that wrote it. */
   pid: number;
+  /** On records debussy's run writes: the record's place among them, and its seal (journal-seal.ts). */
+  seq?: number;
+  mac?: string;
 }
 
 /**
@@ -371,6 +374,19 @@ export interface CheckpointCondensedEvent extends Base {
   afterChars: number;
 }
 
+/** Why a verdict is not believed (journal-seal.ts): no seal, a seal that does not match, a repeat, no key to check with, or (a mark) no verification. */
+export type UnprovenWhy = 'unsealed' | 'bad_seal' | 'replayed' | 'no_key' | 'not_verified';
+
+/**
+ * Never written: what the reader puts in place of a verdict (a phase's completion, a gate's verdict,
+ * a baseline) whose seal does not check, so the fold notes it without believing it.
+ */
+export interface UnprovenRecordEvent extends Base {
+  type: 'unproven';
+  record: (PhaseEndedEvent & { status: 'completed' }) | GateResultEvent | BaselineResultEvent;
+  why: UnprovenWhy;
+}
+
 export type JournalEvent =
   | RunStartedEvent
   | RunEndedEvent
@@ -398,12 +414,14 @@ export type JournalEvent =
   | RecoveryEvent
   | CheckpointCondensedEvent
   | BudgetReachedEvent
-  | UsageLimitEvent;
+  | UsageLimitEvent
+  | UnprovenRecordEvent;
 
 export type JournalEventType = JournalEvent['type'];
 
-/** An event as passed to `append`: the journal fills in v, ts and pid. */
-export type NewJournalEvent = JournalEvent extends infer E ? (E extends JournalEvent ? Omit<E, 'v' | 'ts' | 'pid'> : never) : never;
+/** An event as passed to `append`: the journal fills in v, ts and pid (and a run its seal). */
+type WrittenEvent = Exclude<JournalEvent, UnprovenRecordEvent>;
+export type NewJournalEvent = WrittenEvent extends infer E ? (E extends WrittenEvent ? Omit<E, 'v' | 'ts' | 'pid' | 'seq' | 'mac'> : never) : never;
 
 export function isJournalEvent(value: unknown): value is JournalEvent {
   return (

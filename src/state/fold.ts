@@ -13,6 +13,7 @@ import type {
   RunStartedEvent,
   SessionEndedEvent,
   SessionStartedEvent,
+  UnprovenRecordEvent,
 } from './events.js';
 import type { PhaseState, RunState, SessionSummary } from './run-state.js';
 import type { FileState, UserChange, UserChangeOrigin } from '../git/commit-scope.js';
@@ -244,8 +245,23 @@ function recordCommit(phase: PhaseState, event: CommitEvent): void {
   phase.commits.push({ sha: event.sha, message: String(event.message), purpose: String(event.purpose) });
 }
 
+/** A verdict the journal holds but debussy cannot prove it wrote: noted beside the state, which it does not change. */
+function noteUnproven(state: RunState, event: UnprovenRecordEvent): void {
+  const { record, why } = event;
+  const phase = phaseFor(state, record.phaseId);
+  if (!phase) return;
+  (state.unproven ??= []).push({
+    type: record.type, phaseId: phase.id, ts: event.ts, why,
+    ...(record.type === 'phase_ended' ? { status: String(record.status) } : { gate: String(record.name) }),
+  });
+  if (record.type === 'phase_ended') phase.unprovenCompletion = { ts: event.ts, why };
+}
+
 function apply(state: RunState, event: JournalEvent): void {
   switch (event.type) {
+    case 'unproven':
+      noteUnproven(state, event);
+      return;
     case 'run_ended':
       state.status = event.status;
       state.endedAt = event.ts;
@@ -292,12 +308,14 @@ function applyToPhase(state: RunState, event: JournalEvent): void {
       phase.status = 'in_progress';
       phase.startedAt ??= event.ts;
       if (phase.baseSha === undefined && isString(event.baseSha)) phase.baseSha = event.baseSha;
+      delete phase.unprovenCompletion;
       delete phase.endedAt;
       delete phase.durationMs;
       delete phase.reason;
       return;
     case 'phase_ended': {
       phase.status = event.status;
+      delete phase.unprovenCompletion;
       phase.endedAt = event.ts;
       const durationMs = elapsedMs(phase.startedAt, event.ts);
       if (durationMs !== undefined) phase.durationMs = durationMs;

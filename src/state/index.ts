@@ -2,10 +2,10 @@
 export * from './events.js';
 export { findProjectRoot, debussyDir, runsDir, runDir, journalPath, lockPath, projectJournalPath, newRunId, isValidRunId, gitDirOf, liveStateDir, liveRunDir } from './paths.js';
 export type { BadLine } from './ndjson.js';
-export { appendEvent, stampEvent, eventsOfLines, readJournal, type JournalRead } from './journal.js';
+export { appendEvent, stampEvent, eventsOfLines, readJournal, readRunJournal, type JournalRead } from './journal.js';
 export { JournalKeeper, describeJournalLoss, type JournalLoss } from './journal-keeper.js';
 export { removeLeftoverLiveRuns } from './live-runs.js';
-export type { SessionSummary, PhaseState, RunState } from './run-state.js';
+export type { SessionSummary, PhaseState, RunState, UnprovenRecord } from './run-state.js';
 export { foldEvent, foldRun } from './fold.js';
 export { signalForAttempt, gatesForAttempt, unfinishedSessions, effectiveRunStatus } from './run-queries.js';
 export { journalVersionOf, newerJournalNote, refuseNewerJournal } from './journal-version.js';
@@ -21,3 +21,5 @@ export {
   type PlanUsedEvent,
   type ProjectEvent,
 } from './project.js';
+export { journalKey, journalKeyFile, requireJournalKey, userStateDir, STATE_DIR_VAR, type JournalKey, type UsableKey } from './journal-key.js';
+export { RunJournalProof, runSealContext, sealLine, checkSeal, describeUnproven, isVerdict } from './journal-seal.js';

@@ -8,7 +8,7 @@
  */
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { appendRecord, stateWriteError } from './ndjson.js';
+import { appendLine, stateWriteError } from './ndjson.js';
 import type { StateError } from '../errors/index.js';
 
 export interface JournalLoss {
@@ -55,18 +55,18 @@ export class JournalKeeper {
     return this;
   }
 
-  /** Appends one record, after a look at the file; returns what the look found. Never throws. */
-  append(record: unknown): JournalLoss | undefined {
+  /** Appends one record (its line of JSON, without the newline), after a look at the file; returns what the look found. Never throws. */
+  append(line: string): JournalLoss | undefined {
     const loss = this.check();
     if (this.behind) {
-      this.lines.push(JSON.stringify(record));
+      this.lines.push(line);
       this.restore();
       return loss;
     }
     try {
-      appendRecord(this.file, record);
+      appendLine(this.file, line);
     } catch (error) {
-      this.lines.push(JSON.stringify(record));
+      this.lines.push(line);
       this.behind = true;
       this.error = stateWriteError(this.file, error);
       return loss ?? { kind: 'unwritable', restored: false, error: this.error };

@@ -68,7 +68,11 @@ function syncDirectory(dir: string): void {
 
 /** Appends `record` as one line. Synchronous so a record is on disk before the caller moves on. */
 export function appendRecord(file: string, record: unknown): void {
-  const line = JSON.stringify(record);
+  appendLine(file, JSON.stringify(record));
+}
+
+/** Appends one line of JSON text (a record already serialized, e.g. sealed: journal-seal.ts), as appendRecord does. */
+export function appendLine(file: string, line: string): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
     const fd = openSync(file, 'a+');
@@ -124,10 +128,15 @@ function inTheWay(dir: string): string {
   }
 }
 
+/** Why a file could not be written, in words (a file in the way, permissions, space). */
+export function writeFailureReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return (code !== undefined ? WRITE_FAILURES[code] : undefined) ?? code ?? errorMessage(error);
+}
+
 /** The one error for state debussy cannot write: the path, why, and what to do. */
 export function stateWriteError(path: string, error: unknown): StateError {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const why = (code !== undefined ? WRITE_FAILURES[code] : undefined) ?? code ?? errorMessage(error);
+  const why = writeFailureReason(error);
   return new StateError('E_STATE_WRITE', `cannot write debussy's state at ${path} (${why})`, {
     cause: error,
     hint: `make ${inTheWay(dirname(path))} a writable directory (remove or rename a file or broken link in its place, check permissions and free space), then run again`,
@@ -157,8 +166,12 @@ function parse(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-/** Reads every record `accept` recognises. A missing file reads as empty. */
-export async function readRecords<T>(file: string, accept: (value: unknown) => value is T): Promise<NdjsonRead<T>> {
+/**
+ * Reads every record `accept` recognises. A missing file reads as empty. `take` sees each record
+ * with its line's text and returns what to keep (the record, another in its place, or undefined to
+ * leave it out).
+ */
+export async function readRecords<T>(file: string, accept: (value: unknown) => value is T, take: (record: T, text: string) => T | undefined = (record) => record): Promise<NdjsonRead<T>> {
   const result: NdjsonRead<T> = { records: [], badLines: [], tornTail: false };
   let lineNumber = 0;
   try {
@@ -166,8 +179,10 @@ export async function readRecords<T>(file: string, accept: (value: unknown) => v
       lineNumber += 1;
       if (text.trim() === '') continue;
       const parsed = parse(text);
-      if (parsed.ok && accept(parsed.value)) result.records.push(parsed.value);
-      else if (!terminated) result.tornTail = true;
+      if (parsed.ok && accept(parsed.value)) {
+        const kept = take(parsed.value, text);
+        if (kept !== undefined) result.records.push(kept);
+      } else if (!terminated) result.tornTail = true;
       else result.badLines.push({ line: lineNumber, text: text.slice(0, BAD_LINE_SHOWN_CHARS) });
     }
   } catch (error) {

@@ -1,10 +1,15 @@
 /**
  * Project-wide state outside any run: phases marked by hand (`debussy done` with no active run, as
  * in CI) and the plan last used here, so `debussy done` knows the plan without `--plan`. Kept in
- * .debussy/project.ndjson, appended like a journal.
+ * .debussy/project.ndjson, appended like a journal. A mark whose gates debussy ran (`--verify`) is
+ * sealed (journal-seal.ts): the next run takes it as done. Any other mark is a claim (whoever ran
+ * `debussy done`, a person or a process the agent left behind): the next run verifies the phase by
+ * its gates first (orchestrator/resume-plan.ts).
  */
-import { JOURNAL_VERSION } from './events.js';
-import { appendRecord, readRecords } from './ndjson.js';
+import { JOURNAL_VERSION, type UnprovenWhy } from './events.js';
+import type { JournalKey } from './journal-key.js';
+import { checkSeal, sealLine } from './journal-seal.js';
+import { appendLine, appendRecord, readRecords } from './ndjson.js';
 import { canonicalPath, projectJournalPath } from './paths.js';
 
 export type PhaseMarkStatus = 'completed' | 'blocked' | 'failed';
@@ -37,7 +42,12 @@ export interface PhaseMark {
   verified: boolean;
   ts: string;
   reason?: string;
+  /** Why the mark does not prove a completion (no --verify, or a seal that does not check); absent when it does. */
+  unproven?: UnprovenWhy;
 }
+
+/** Seals bind a mark to the project journal: its plan path and phase are inside what is sealed. */
+const MARK_SEAL_CONTEXT = 'project phase marks';
 
 function isProjectEvent(value: unknown): value is ProjectEvent {
   if (typeof value !== 'object' || value === null) return false;
@@ -49,9 +59,11 @@ function stamp(planPath: string): ProjectBase {
   return { v: JOURNAL_VERSION, ts: new Date().toISOString(), pid: process.pid, planPath: canonicalPath(planPath) };
 }
 
+/** Records a mark; a verified one is sealed with `key` (when there is none, it reads as unproven). */
 export function recordPhaseMark(
   root: string,
   mark: { planPath: string; phaseId: string; status: PhaseMarkStatus; verified: boolean; reason?: string },
+  key?: Buffer,
 ): void {
   const event: PhaseMarkedEvent = {
     type: 'phase_marked',
@@ -61,23 +73,34 @@ export function recordPhaseMark(
     verified: mark.verified,
     ...(mark.reason === undefined ? {} : { reason: mark.reason }),
   };
-  appendRecord(projectJournalPath(root), event);
+  if (mark.verified && key !== undefined) appendLine(projectJournalPath(root), sealLine(JSON.stringify(event), MARK_SEAL_CONTEXT, key));
+  else appendRecord(projectJournalPath(root), event);
 }
 
-/** The last mark of each phase of `planPath` (relative paths resolve against the current directory). */
-export async function readPhaseMarks(root: string, planPath: string): Promise<Record<string, PhaseMark>> {
+/**
+ * The last mark of each phase of `planPath` (relative paths resolve against the current directory),
+ * each judged with `key`: a verified mark proves a completion when its seal checks and it is not
+ * older than a proven mark before it (a genuine line repeated later is not a new verdict).
+ */
+export async function readPhaseMarks(root: string, planPath: string, key: JournalKey): Promise<Record<string, PhaseMark>> {
   const wanted = canonicalPath(planPath);
   const marks = new Map<string, PhaseMark>();
-  for (const event of (await readRecords(projectJournalPath(root), isProjectEvent)).records) {
-    if (event.type !== 'phase_marked' || typeof event.phaseId !== 'string') continue;
-    if (canonicalPath(event.planPath, root) !== wanted) continue;
+  let lastProvenTs = '';
+  const take = (event: ProjectEvent, line: string): undefined => {
+    if (event.type !== 'phase_marked' || typeof event.phaseId !== 'string') return;
+    let unproven: UnprovenWhy | undefined = event.verified === true ? checkSeal(line, MARK_SEAL_CONTEXT, key) : 'not_verified';
+    if (unproven === undefined && event.ts < lastProvenTs) unproven = 'replayed';
+    if (unproven === undefined) lastProvenTs = event.ts;
+    if (canonicalPath(event.planPath, root) !== wanted) return;
     marks.set(event.phaseId, {
       status: String(event.status),
       verified: event.verified === true,
       ts: event.ts,
       ...(typeof event.reason === 'string' ? { reason: event.reason } : {}),
+      ...(unproven === undefined ? {} : { unproven }),
     });
-  }
+  };
+  await readRecords(projectJournalPath(root), isProjectEvent, take);
   return Object.fromEntries(marks);
 }
 

@@ -2,7 +2,19 @@
 import type { FileState, UserChange } from '../git/commit-scope.js';
 import type { PhaseStatus } from '../plan/types.js';
 import type { PlanFingerprint } from '../plan/fingerprint.js';
-import type { BaselineResultEvent, GateResultEvent, NoticeEvent, PlanChangedEvent, RegressionResultEvent, RunOptions, RunStatus, SignalEvent } from './events.js';
+import type { BaselineResultEvent, GateResultEvent, NoticeEvent, PlanChangedEvent, RegressionResultEvent, RunOptions, RunStatus, SignalEvent, UnprovenWhy } from './events.js';
+
+/** A verdict of the journal debussy cannot prove it wrote (journal-seal.ts): noted, not believed. */
+export interface UnprovenRecord {
+  type: 'phase_ended' | 'gate_result' | 'baseline_result';
+  phaseId: string;
+  /** phase_ended: the status it claims (completed). */
+  status?: string;
+  /** gate_result / baseline_result: the gate it names. */
+  gate?: string;
+  ts: string;
+  why: UnprovenWhy;
+}
 
 export interface SessionSummary {
   attemptId: string;
@@ -56,6 +68,12 @@ export interface PhaseState {
   gates: GateResultEvent[];
   /** The gates' verdict before the phase's first session, one per gate (baseline_result; latest wins). */
   baseline?: BaselineResultEvent[];
+  /**
+   * The journal's last word on the phase is a completion debussy cannot prove it recorded
+   * (journal-seal.ts): the phase keeps the status debussy did record, and the next run verifies it
+   * by its gates before it counts as done.
+   */
+  unprovenCompletion?: { ts: string; why: UnprovenWhy };
   /** HEAD when the phase first started (from phase_started). */
   baseSha?: string;
   /** The user's changes the phase's commits leave alone (the latest user_changes event). */
@@ -106,6 +124,8 @@ export interface RunState {
   priorCostEstimatedUsd?: number;
   /** max_cost / max_phase_cost in force (run_started). */
   budget?: { maxCostUsd?: number; maxPhaseCostUsd?: number };
+  /** Verdicts of the journal debussy cannot prove it wrote, in order: shown by `status`, never believed. */
+  unproven?: UnprovenRecord[];
   /** Set while debussy waits for a usage limit to reset (usage_limit started, until ended). */
   usageLimitWait?: { phaseId: string; kind: string; until: number };
 }

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { debussy, expectNoStack, git, initRepo, REPO_ROOT, tempDir } from './cli-harness.js';
@@ -89,8 +89,8 @@ describe('debussy run --dry-run', () => {
   });
 
   it('with --json prints one dry_run object and nothing else', async () => {
-    // Phase 1 marked done outside a run: the listing says it would be skipped.
-    expect((await debussy(['done', '--phase', '1', '--plan', plan], { cwd: work.dir })).code).toBe(0);
+    // Phase 1 marked done (its gates verified) outside a run: the listing says it would be skipped.
+    expect((await debussy(['done', '--phase', '1', '--plan', plan, '--verify'], { cwd: work.dir })).code).toBe(0);
     const result = await debussy(['run', plan, '--dry-run', '--json', '--max-restarts', '0'], { cwd: work.dir });
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
@@ -168,12 +168,37 @@ describe('configuration errors', () => {
 });
 
 describe('debussy done without an active run', () => {
-  it('marks the phase completed so the next run skips it', async () => {
-    const result = await debussy(['done', '--phase', '1', '--plan', plan], { cwd: work.dir });
+  it('with --verify, marks the phase completed so the next run skips it', async () => {
+    const result = await debussy(['done', '--phase', '1', '--plan', plan, '--verify'], { cwd: work.dir });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('marked completed');
+    expect(result.stdout).toContain('the next `debussy run` skips it');
     const dry = await debussy(['run', plan, '--dry-run'], { cwd: work.dir });
-    expect(dry.stdout).toMatch(/1\. 1 .*\[skip: marked done/);
+    expect(dry.stdout).toMatch(/1\. 1 .*\[skip: marked done with `debussy done --verify`/);
+  });
+
+  it('without --verify, a claim: the next run verifies the phase by its gates first (anyone can run `debussy done`)', async () => {
+    const result = await debussy(['done', '--phase', '1', '--plan', plan], { cwd: work.dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('the next `debussy run` runs its gates before it counts as done (--verify runs them now)');
+    const dry = await debussy(['run', plan, '--dry-run'], { cwd: work.dir });
+    expect(dry.stdout).toMatch(/1\. 1 .*\[verify again: marked done with `debussy done` at \S+ without --verify\]/);
+    const trusted = await debussy(['run', plan, '--dry-run', '--trust-completed'], { cwd: work.dir });
+    expect(trusted.stdout).toMatch(/1\. 1 .*\[skip: marked done .* without --verify; taken as done \(--trust-completed\)\]/);
+  });
+
+  it('a verified mark appended to the project journal by hand proves nothing', async () => {
+    await debussy(['done', '--phase', '1', '--plan', plan, '--verify'], { cwd: work.dir });
+    const marks = path.join(work.dir, '.debussy/project.ndjson');
+    const genuine = readFileSync(marks, 'utf8').trim().split('\n').find((line) => line.includes('"phase_marked"')) ?? '';
+    expect(genuine).toMatch(/"mac":"/);
+    const forged = JSON.parse(genuine) as Record<string, unknown>;
+    delete forged.mac;
+    appendFileSync(marks, `${JSON.stringify({ ...forged, phaseId: '2' })}\n${genuine.replace('"phaseId":"1"', '"phaseId":"3"')}\n`);
+    const dry = await debussy(['run', plan, '--dry-run'], { cwd: work.dir });
+    expect(dry.stdout).toMatch(/1\. 1 .*\[skip: marked done with `debussy done --verify`/);
+    expect(dry.stdout).toMatch(/2\. 2 .*\[verify again: its `debussy done --verify` mark of \S+ cannot be proven: it carries no seal/);
+    expect(dry.stdout).toMatch(/3\. 3 .*\[verify again: its `debussy done --verify` mark of \S+ cannot be proven: its seal does not match/);
   });
 
   it('uses the last plan run here when --plan is omitted, and errors clearly when there is none', async () => {

@@ -11,7 +11,8 @@ export function outputEnv(project: E2EProject, changes: Record<string, string | 
   const env: Record<string, string | undefined> = project.env();
   for (const key of ['CI', 'GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'FORCE_COLOR', 'NO_COLOR', 'TERM']) delete env[key];
   // Results of `debussy done` inside the session must go to this run, not to an enclosing one.
-  for (const key of Object.keys(env)) if (key.startsWith('DEBUSSY_')) delete env[key];
+  // DEBUSSY_STATE_DIR stays: the test setup's key directory, never the real home (state/journal-key.ts).
+  for (const key of Object.keys(env)) if (key.startsWith('DEBUSSY_') && key !== 'DEBUSSY_STATE_DIR') delete env[key];
   return { ...env, ...changes };
 }
 

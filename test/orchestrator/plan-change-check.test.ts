@@ -15,7 +15,7 @@ function stamp(events: NewJournalEvent[]): JournalEvent[] {
 }
 const prior = (fingerprint: PlanFingerprint | undefined): RunState =>
   foldRun(stamp([{ type: 'run_started', runId: 'r1', planPath: 'p', planName: 'P', phaseIds: ['1', '2'], options: {}, ...(fingerprint ? { planFingerprint: fingerprint } : {}) }])) as RunState;
-const resume = (...done: string[]): ResumePlan => ({ completed: new Map(done.map((id) => [id, 'completed in run r1'])), carry: new Map(), resumedFrom: undefined });
+const resume = (...done: string[]): ResumePlan => ({ completed: new Map(done.map((id) => [id, 'completed in run r1'])), carry: new Map(), resumedFrom: undefined, unproven: new Map() });
 
 describe('checkPlanChange', () => {
   it('nothing to compare (no earlier run, an older journal) or nothing changed: no change', () => {

@@ -74,3 +74,60 @@ describe('planResume carries what the interrupted run recorded', () => {
     expect(planResume({ plan, prior: second, priorInterrupted: true, marks: {} }).carry.get('1')?.resumedFrom?.lastActivity).toEqual(['new']);
   });
 });
+
+describe('planResume: completions debussy cannot prove are claims', () => {
+  const plan2 = { phases: [{ id: '1', status: 'pending' }, { id: '2', status: 'pending' }] } as unknown as Plan;
+  const unprovenCompletion = (phaseId: string): JournalEvent => ({
+    type: 'unproven', v: 1, pid: 1, ts: '2026-11-23T11:00:00Z', why: 'unsealed', record: { type: 'phase_ended', phaseId, status: 'completed', v: 1, pid: 1, ts: '2026-11-23T11:00:00Z' },
+  });
+  const ended = (runId: string, extra: JournalEvent[]): RunState => {
+    const state = foldRun([
+      ...stamp([
+        { type: 'run_started', runId, planPath: 'p', planName: 'P', phaseIds: ['1', '2'], options: {} },
+        { type: 'phase_started', phaseId: '1', title: 'One' },
+        { type: 'phase_ended', phaseId: '1', status: 'completed' },
+        { type: 'phase_started', phaseId: '2', title: 'Two' },
+        { type: 'phase_ended', phaseId: '2', status: 'failed', reason: 'gate check failed' },
+        { type: 'run_ended', status: 'failed', exitCode: 1 },
+      ], '2026-11-23T10:00:00Z'),
+      ...extra,
+    ]);
+    if (!state) throw new Error('no state');
+    return state;
+  };
+  const mark = (over: { unproven?: 'not_verified' | 'unsealed' | 'bad_seal' } = {}) => ({ status: 'completed', ts: '2026-11-23T09:00:00Z', ...over });
+
+  it.each([
+    ['a forged completion in the last run', { prior: ended('r1', [unprovenCompletion('2')]), marks: {} }, /its completion recorded in run r1 cannot be proven: it carries no seal/],
+    ['a mark without --verify', { prior: undefined, marks: { '2': mark({ unproven: 'not_verified' }) } }, /marked done with `debussy done` at 2026-11-23T09:00:00Z without --verify/],
+    ['a verified mark whose seal does not match', { prior: undefined, marks: { '2': mark({ unproven: 'bad_seal' }) } }, /`debussy done --verify` mark of .* cannot be proven: its seal does not match/],
+  ])('%s: verified again by its gates, and the run says why', (_what, given, why) => {
+    const resume = planResume({ plan: plan2, priorInterrupted: false, ...given });
+    expect(resume.completed.has('2')).toBe(false);
+    expect(resume.carry.get('2')?.reverify).toMatch(why);
+    expect(resume.unproven.get('2')).toMatch(/^phase 2: .*; its gates run again before it counts as done \(--trust-completed skips this\)$/);
+    const trusted = planResume({ plan: plan2, priorInterrupted: false, ...given, trustCompleted: true });
+    expect(trusted.completed.get('2')).toMatch(/taken as done \(--trust-completed\)$/);
+    expect(trusted.carry.has('2')).toBe(false);
+    expect(trusted.unproven.get('2')).toMatch(/^phase 2: .*; taken as done \(--trust-completed\)$/);
+  });
+
+  it('a proven completion stands, and wins over an unproven claim', () => {
+    const resume = planResume({ plan: plan2, prior: ended('r1', [unprovenCompletion('1')]), priorInterrupted: false, marks: { '2': mark() } });
+    // Phase 1's journal says completed (sealed) before the forged line: the forgery changes nothing it did not already say.
+    expect([...resume.completed.keys()].sort()).toEqual(['1', '2']);
+    expect(resume.unproven.size).toBe(0);
+    expect(resume.completed.get('2')).toContain('debussy done --verify');
+  });
+
+  it('an interrupted phase whose completion is forged keeps its checkpoint for when a gate fails', () => {
+    const forged = foldRun([...stamp([
+      { type: 'run_started', runId: 'r1', planPath: 'p', planName: 'P', phaseIds: ['1'], options: {} },
+      { type: 'phase_started', phaseId: '1', title: 'One', baseSha: 'base' },
+      { type: 'attempt_started', phaseId: '1', attemptId: 'a1', kind: 'initial', restart: 0, retry: 0 },
+    ], '2026-11-23T10:00:00Z'), unprovenCompletion('1')]);
+    expect(forged?.phases['1']?.status).toBe('in_progress');
+    const carry = planResume({ plan, prior: forged, priorInterrupted: true, marks: {} }).carry.get('1');
+    expect(carry).toMatchObject({ resumeReason: expect.stringContaining('interrupted') as string, baseSha: 'base', reverify: expect.stringContaining('cannot be proven') as string });
+  });
+});

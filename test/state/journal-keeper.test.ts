@@ -12,7 +12,7 @@ beforeEach(async () => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const event = (n: number) => ({ type: 'notice', level: 'info', message: `event ${n}`, v: 1, ts: new Date().toISOString(), pid: process.pid });
+const event = (n: number) => JSON.stringify({ type: 'notice', level: 'info', message: `event ${n}`, v: 1, ts: new Date().toISOString(), pid: process.pid });
 
 describe('JournalKeeper', () => {
   it('writes like appendRecord and keeps every line, its own and those other processes append', async () => {

@@ -1,6 +1,8 @@
 /**
  * `debussy done --phase ID`: the agent's completion signal for its current attempt during a run;
- * outside a run (e.g. in CI), a durable mark so the next `debussy run` skips the phase.
+ * outside a run (e.g. in CI), a durable mark the next `debussy run` reads: with --verify (the gates
+ * passed here) a sealed one, so the run skips the phase; without, a claim, so the run verifies the
+ * phase by its gates first (anyone can run `debussy done`, a process the agent left behind too).
  */
 import path from 'node:path';
 import { loadProjectConfig } from '../../config/index.js';
@@ -8,7 +10,7 @@ import { StateError, UsageError } from '../../errors/index.js';
 import { runGates } from '../../gates/index.js';
 import { parsePlan, requirePhase, type Plan } from '../../plan/index.js';
 import { createRedactor } from '../../redact/index.js';
-import { appendEvent, findProjectRoot, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';
+import { appendEvent, findProjectRoot, journalKey, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
 import { blockedWithoutReasonWarning, signalEvent, signalRecordedLine } from '../../agent-signals/signal-records.js';
 import { errorMessage } from '../../errors/error-message.js';
@@ -101,12 +103,15 @@ export default async function doneCommand(options: DoneOptions): Promise<number>
   }
 
   if (options.plan) recordPlanUsed(root, planPath);
-  recordPhaseMark(root, { planPath, phaseId: phase.id, status: options.status, verified, ...(options.reason === undefined ? {} : { reason: options.reason }) });
+  // Sealed only when verified: a mark without --verify proves nothing, whoever made it.
+  const key = verified ? journalKey() : undefined;
+  recordPhaseMark(root, { planPath, phaseId: phase.id, status: options.status, verified, ...(options.reason === undefined ? {} : { reason: options.reason }) }, key?.ok === true ? key.key : undefined);
+  if (key !== undefined && !key.ok) process.stderr.write(`warning: the mark is not sealed (${key.problem}): the next \`debussy run\` runs the phase's gates again before it counts as done\n`);
   if (options.json) {
     printJson({ phase: phase.id, status: options.status, recordedIn: 'project', plan: planPath, verified, ...(gates ? { gates } : {}) });
     return 0;
   }
-  const next = options.status === 'completed' ? '; the next `debussy run` skips it' : '';
+  const next = options.status !== 'completed' ? '' : verified ? '; the next `debussy run` skips it' : '; the next `debussy run` runs its gates before it counts as done (--verify runs them now)';
   const elsewhere = root === (await findProjectRoot(process.cwd())) ? '' : ` in ${root}`;
   process.stdout.write(`debussy: no run is active: phase ${phase.id} of ${inertLine(plan.name)} marked ${options.status}${elsewhere}${verified ? ' (gates verified)' : ''}${next}\n`);
   return 0;

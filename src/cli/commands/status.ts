@@ -3,7 +3,7 @@
  * the journal holds of the plan and the agent (names, titles, reasons) is shown inert.
  */
 import path from 'node:path';
-import { effectiveRunStatus, latestRun, newerJournalNote, readRunLock, type RunState } from '../../state/index.js';
+import { describeUnproven, effectiveRunStatus, latestRun, newerJournalNote, readRunLock, type RunState } from '../../state/index.js';
 import { loadProjectConfig } from '../../config/index.js';
 import { parsePlan } from '../../plan/index.js';
 import { diffPlans, type PlanChange } from '../../plan/plan-diff.js';
@@ -60,6 +60,24 @@ function planChangeText(state: RunState, changes: PlanChange[]): string[] {
   return planChangeLines(changes, [...decision.reverify.keys()], []);
 }
 
+/** One line on the verdicts of the journal debussy cannot prove it wrote (state/journal-seal.ts); undefined when there are none. */
+export function unprovenNote(state: RunState): string | undefined {
+  const records = state.unproven ?? [];
+  if (records.length === 0) return undefined;
+  const completions = [...new Set(records.filter((r) => r.type === 'phase_ended').map((r) => r.phaseId))];
+  const gates = records.filter((r) => r.type === 'gate_result').length;
+  const baselines = records.filter((r) => r.type === 'baseline_result').length;
+  const what = [
+    ...(completions.length === 0 ? [] : [`the completion of phase ${completions.join(', ')}`]),
+    ...(gates === 0 ? [] : [`${gates} gate verdict(s)`]),
+    ...(baselines === 0 ? [] : [`${baselines} baseline verdict(s)`]),
+  ].join(', ');
+  const reasons = [...new Set(records.map((r) => describeUnproven(r.why)))].join('; ');
+  const toVerify = state.phaseOrder.filter((id) => state.phases[id]?.unprovenCompletion !== undefined);
+  const next = toVerify.length === 0 ? '' : `; the next \`debussy run\` verifies phase ${toVerify.join(', ')} by its gates before counting it as done`;
+  return `debussy cannot prove it recorded ${what} in this journal (${reasons}): not believed${next}`;
+}
+
 export default async function statusCommand(options: StatusOptions): Promise<number> {
   const root = await projectRootForCommand(process.env);
   const last = await latestRun(root);
@@ -87,6 +105,8 @@ export default async function statusCommand(options: StatusOptions): Promise<num
   if (last.firstLineDamaged) process.stdout.write(`Note: the journal's first line (run_started) is damaged; the run was rebuilt from the rest of ${path.relative(process.cwd(), path.join(last.dir, 'journal.ndjson'))}.\n`);
   if (last.tornTail) process.stdout.write('Note: the journal ends in a torn line (a crash mid-write); the events before it are intact.\n');
   if (newerJournal !== undefined) process.stdout.write(`Note: ${newerJournal}; shown as far as this debussy understands it.\n`);
+  const unproven = unprovenNote(state);
+  if (unproven !== undefined) process.stdout.write(`Note: ${unproven}.\n`);
   if (state.planChanged) {
     const at = state.planChanged;
     process.stdout.write(`At its start the plan had changed since run ${at.sinceRunId}:\n${planChangeLines(at.changes, at.reverify, at.kept).map((line) => `  ${inertLine(line)}\n`).join('')}`);
