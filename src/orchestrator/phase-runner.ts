@@ -329,6 +329,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
           : [];
         const verdict = decideAfterVerification({
           interrupted: ctx.interrupt.aborted,
+          gateCount: phase.file?.gates.length ?? 0,
           failedGates: split.introduced,
           inheritedGates: split.inherited,
           inheritedFailures: config.inherited_failures,
