@@ -2,7 +2,7 @@
  * "Nothing taken on faith", through the built debussy, the real claude CLI and the scripted
  * server: a gate-less phase whose session was refused its tool calls is not completed on the
  * agent's word (exit 7); `debussy done` for a phase the session is not running is answered with
- * the running phase and costs nothing.
+ * the running phase and costs nothing; audit errors of phases a run does not select do not stop it.
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -91,5 +91,41 @@ describe('`debussy done` for a phase the session is not running', () => {
     expect(eventsOf(events, 'attempt_started').map((a) => a.kind)).toEqual(['initial', 'initial']);
     expect(output).not.toContain('continuing the same session once with a reminder');
     expect(eventsOf(events, 'phase_ended').map((e) => [e.phaseId, e.status])).toEqual([['1', 'completed'], ['2', 'completed']]);
+  });
+});
+
+describe('audit errors of phases the run does not select', () => {
+  const master = [
+    '# E2E Plan - Master Plan', '',
+    '| Phase | Title | Status | Depends On |', '|---|---|---|---|',
+    '| 1 | [Migrated one](phase-1-gone.md) | Completed | - |',
+    '| 2 | [Migrated two](phase-2.md) | Completed | 1 |',
+    '| 3 | [New work](phase-3.md) | Pending | 2 |', '',
+  ].join('\n');
+  const phaseTwo = ['# Phase 2: Migrated two', '', '**Status:** Completed', '', '## Tasks', '- [x] 2.1: done', '', '## Gates', '- lint: passes', ''].join('\n');
+
+  it('are warnings for --only and --phase; the selected phase runs; a plain run and the audit still refuse', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Migrated one' }, { id: '2', title: 'Migrated two' }, { id: '3', title: 'New work' }],
+      files: { 'plans/e2e/MASTER_PLAN.md': master, 'plans/e2e/phase-2.md': phaseTwo },
+      script: scriptByPhase({ '3': { fresh: [bash('debussy done --phase 3'), done()] } }),
+    });
+    const audit = await project.run(['audit', project.planArg]);
+    expect(audit.code).toBe(1);
+    const plain = await project.run(['run', project.planArg]);
+    expect(plain.code).toBe(3);
+    expect(plain.stderr).toContain('the plan fails the audit with 2 error(s)');
+
+    // --phase 3 first: once phase 3 is done, only --only runs it again.
+    const from = await project.run(['run', project.planArg, '--phase', '3']);
+    expect(from.code, from.stdout + from.stderr).toBe(0);
+    expect(from.stderr).toContain('warning: phase 1: phase file phase-1-gone.md does not exist (an audit error; phase 1 is not selected, so this run goes on)');
+    expect(from.stderr).toContain('warning: phase 2: gate "lint" has no command');
+    expect(eventsOf(await project.journal(), 'phase_ended')).toMatchObject([{ phaseId: '3', status: 'completed' }]);
+
+    const only = await project.run(['run', project.planArg, '--only', '3']);
+    expect(only.code, only.stdout + only.stderr).toBe(0);
+    expect(only.stderr).toContain('phase 2 is not selected, so this run goes on');
+    expect(eventsOf(await project.journal(), 'session_started')).toHaveLength(1);
   });
 });

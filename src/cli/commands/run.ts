@@ -35,7 +35,8 @@ export default async function runCommand(planArg: string, options: RunOptions): 
   const resolved = await loadProjectConfig(root, configOverridesFrom(options), options.config);
   // A config's warnings quote it, and a config comes with a cloned repository too.
   for (const warning of resolved.warnings) process.stderr.write(`debussy: warning: ${inertText(warning)}\n`);
-  const plan = await loadAuditedPlan(path.resolve(planArg), resolved.config, process.cwd());
+  const { plan, warnings } = await loadAuditedPlan(path.resolve(planArg), resolved.config, process.cwd(), { only: options.only, startAt: options.phase });
+  for (const warning of warnings) process.stderr.write(`debussy: ${warning}\n`);
 
   if (options.dryRun) {
     const dry = await describeDryRun(root, plan, resolved.config, process.env, options.trustCompleted === true);
