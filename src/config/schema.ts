@@ -134,7 +134,7 @@ export const CONFIG_SCHEMA = {
   },
   baseline_gates: {
     kind: 'boolean', default: true, group: 'gates',
-    description: "Run a phase's gates once before its first session (each with gate_timeout), so a gate that already failed is reported as inherited, not blamed on the phase.",
+    description: "Run a phase's gates once before its first session (each with gate_timeout), so a gate that already failed the same way (the same failing tests or error lines) is reported as inherited; one that fails on something new is the phase's.",
   },
   inherited_failures: {
     kind: 'string', default: 'block', choices: ['block', 'warn'], flag: '--inherited-failures', group: 'gates',

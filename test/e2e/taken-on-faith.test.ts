@@ -2,7 +2,9 @@
  * "Nothing taken on faith", through the built debussy, the real claude CLI and the scripted
  * server: a gate-less phase whose session was refused its tool calls is not completed on the
  * agent's word (exit 7); `debussy done` for a phase the session is not running is answered with
- * the running phase and costs nothing; audit errors of phases a run does not select do not stop it.
+ * the running phase and costs nothing; a gate that failed before the phase and fails on something
+ * new after it is the phase's doing, and the remediation prompt says what failed before and what
+ * fails now; audit errors of phases a run does not select do not stop it.
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -91,6 +93,47 @@ describe('`debussy done` for a phase the session is not running', () => {
     expect(eventsOf(events, 'attempt_started').map((a) => a.kind)).toEqual(['initial', 'initial']);
     expect(output).not.toContain('continuing the same session once with a reminder');
     expect(eventsOf(events, 'phase_ended').map((e) => [e.phaseId, e.status])).toEqual([['1', 'completed'], ['2', 'completed']]);
+  });
+});
+
+// A test runner stand-in: before the phase the module is missing; with a buggy parser one test
+// fails; with a correct one, all pass.
+const RUNNER = [
+  'if [ ! -f parser.js ]; then echo "Error: Cannot find module \'./parser\'"; exit 1; fi',
+  'if grep -q correct parser.js; then echo " ✓ parser.test.js > parses x"; exit 0; fi',
+  'echo " FAIL  parser.test.js > parses x"',
+  'echo "AssertionError: expected 1 to be 2"',
+  'exit 1',
+].join('\n');
+
+describe('inherited failures are told apart by what fails', () => {
+  it('a gate failing before the phase that fails with a new test failure after it is introduced; the prompt says what failed before and what fails now', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Builds the parser', gates: [{ name: 'tests', command: 'sh run-tests.sh' }] }],
+      files: { 'run-tests.sh': `${RUNNER}\n` },
+      script: scriptByPhase({
+        '1': {
+          fresh: [write('parser.js', 'module.exports = () => 1; // buggy\n'), bash('debussy done --phase 1'), done()],
+          remediation: [bash("echo 'module.exports = () => 2; // correct' > parser.js"), bash('debussy done --phase 1'), done()],
+        },
+      }),
+    });
+    const result = await project.run(['run', project.planArg]);
+    const output = result.stdout + result.stderr;
+    expect(result.code, output).toBe(0);
+    const events = await project.journal();
+    expect(eventsOf(events, 'baseline_result')).toMatchObject([{ name: 'tests', passed: false }]);
+    const gates = eventsOf(events, 'gate_result');
+    expect(gates.map((g) => [g.passed, g.inherited === true])).toEqual([[false, false], [true, false]]);
+    expect(gates[0]?.failures).toEqual({ by: 'tests', items: ['parser.test.js > parses x'] });
+    expect(eventsOf(events, 'baseline_result')[0]?.failures).toEqual({ by: 'lines', items: ["Error: Cannot find module './parser'"] });
+    expect(output).not.toContain('inherited: it failed before the phase started too');
+
+    const remediation = firstUserText(project.api.mainRequests().find((r) => sessionKind(r) === 'remediation') as RecordedRequest);
+    expect(remediation).not.toMatch(/not caused by this phase|inherited/);
+    expect(remediation).toContain('## Gate `tests` failed (exit code 1)');
+    expect(remediation).toContain('It failed before this phase started too, but what fails now is new: parser.test.js > parses x');
+    expect(remediation).toContain("Before this phase started it failed with: Error: Cannot find module './parser'");
   });
 });
 
