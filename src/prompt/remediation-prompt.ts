@@ -51,7 +51,7 @@ function baselineNote(vs: BaselineComparison | undefined): string | undefined {
     case 'passed_before':
       return "It passed before this phase started: this phase's changes made it fail.";
     case 'same':
-      return 'It failed before this phase started too, with the same failures: this phase may be what is to make it pass. The phase is not done until it passes.';
+      return "It failed before this phase started too, with the same failures: making it pass may be this phase's job. The phase is not done until it passes.";
     case 'changed': {
       const now = vs.added.length > 0 ? `, but what fails now is new: ${listed(vs.added)}.` : ', but differently now.';
       const exit = vs.exit === undefined ? '' : ` It exited with ${exitWord(vs.exit.before)} then, ${exitWord(vs.exit.now)} now.`;

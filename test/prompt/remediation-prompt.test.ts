@@ -24,7 +24,7 @@ describe('buildRemediationPrompt', () => {
     }, 'PHASE');
     expect(prompt).toContain("## Gate `unit` failed (exit code 1)\nIt passed before this phase started: this phase's changes made it fail.\nCommand: `run unit`");
     expect(prompt).toContain('## Gate `new` failed (exit code 1)\nCommand: `run new`');
-    expect(prompt).toContain('## Gate `lint` failed (exit code 1)\nIt failed before this phase started too, with the same failures: this phase may be what is to make it pass. The phase is not done until it passes.');
+    expect(prompt).toContain("## Gate `lint` failed (exit code 1)\nIt failed before this phase started too, with the same failures: making it pass may be this phase's job. The phase is not done until it passes.");
     expect(prompt).toContain('3 problems');
     expect(prompt).not.toMatch(/not caused|inherited/);
   });
