@@ -4,6 +4,7 @@ export { commitPaths, type CommitResult } from './commit.js';
 export { decideCommitScope, userChangeLookup, userChangesAtPhaseStart, userChangesAtResume, type CommitScope, type FileState, type LeftOut, type LeftOutReason, type UserChange, type UserChangeOrigin } from './commit-scope.js';
 export { looksLikeCredentialFile } from './credential-files.js';
 export { hashWorkingFiles } from './file-hashes.js';
+export { oversizedFiles } from './file-sizes.js';
 export { changedFilesSince, commitsSince } from './changes.js';
 export { diffSummary, formatDiffSummary, type FileChange } from './diff-summary.js';
 export { buildCommitMessage, PHASE_TRAILER, type CommitMessageInput } from './commit-message.js';

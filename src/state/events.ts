@@ -150,6 +150,8 @@ export interface SessionEndedEvent extends Base {
   message?: string;
   /** The session's last few steps (condensed tool calls and text): a later checkpoint shows them. */
   lastActivity?: string[];
+  /** Its logs that could not be written whole (a full disk), relative to the project root, and why. */
+  incompleteLogs?: { path: string; error: string }[];
 }
 
 /**

@@ -5,7 +5,7 @@
  * was stopped) and the files of a repository with no commit yet stay out; credential-like files
  * the agent wrote stay out unless commit_secrets is on; a warning names each.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText } from '../support/scripted-api.js';
@@ -124,6 +124,47 @@ describe('credential-like files the agent writes', () => {
 
     expect(await committedSince(project, base)).toEqual(['.env.local', 'app.txt']);
     expect(result.stdout).not.toContain('look like credentials');
+  });
+});
+
+describe('files too large to commit', () => {
+  /** Sparse files: they cost no disk. */
+  const script = (commands: string) => scriptBySession({ fresh: [write('app.txt', 'app\n'), bash(commands), bash('debussy done --phase 1'), done()] });
+
+  it('a 2 GB and a 300 MB file stay out of the commit, untouched, and a warning names them; 5 MB goes in', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Big files' }],
+      script: script('truncate -s 2G big.bin && mkdir -p data && truncate -s 300M data/cache.db && truncate -s 5M data/limit.bin'),
+    });
+    const base = await head(project);
+
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+
+    expect(await committedSince(project, base)).toEqual(['app.txt', 'data/limit.bin']);
+    expect(statSync(path.join(project.dir, 'big.bin')).size).toBe(2 * 1024 ** 3);
+    expect(statSync(path.join(project.dir, 'data/cache.db')).size).toBe(300 * 1024 ** 2);
+    const named = 'big.bin (2 GB), data/cache.db (300 MB) (larger than max_commit_file_size, 5MB; raise it, or set it to 0, to commit such files)';
+    expect(warnings(await project.journal())).toContain(named);
+    expect(result.stdout).toContain(named);
+  });
+
+  it('max_commit_file_size: 0 commits them', async () => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'Big files' }], script: script('truncate -s 6M data.bin'), config: { max_commit_file_size: 0 } });
+    const base = await head(project);
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(await committedSince(project, base)).toEqual(['app.txt', 'data.bin']);
+    expect(result.stdout).not.toContain('max_commit_file_size');
+  });
+
+  it('--max-commit-file-size sets the limit for one run, over the config', async () => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'Big files' }], script: script('head -c 2560 /dev/zero > notes.bin'), config: { max_commit_file_size: 0 } });
+    const base = await head(project);
+    const result = await project.run(['run', project.planArg, '--max-commit-file-size', '2KB']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(await committedSince(project, base)).toEqual(['app.txt']);
+    expect(result.stdout).toContain('notes.bin (2.5 KB) (larger than max_commit_file_size, 2KB;');
   });
 });
 

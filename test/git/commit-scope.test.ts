@@ -92,7 +92,10 @@ describe('decideCommitScope', () => {
     { path: 'venv/', origin: 'untracked_before_phase' },
   ];
 
-  it.each<[string, { changed: string[]; commitSecrets: boolean }, CommitScope]>([
+  const MB = 1024 ** 2;
+  const oversized = { maxBytes: 5 * MB, sizes: new Map([['big.bin', 2048 * MB], ['data/cache.db', 300 * MB], ['.env.huge', 6 * MB], ['venv/lib/big.so', 9 * MB]]) };
+
+  it.each<[string, { changed: string[]; commitSecrets: boolean; oversized?: typeof oversized }, CommitScope]>([
     ['a clean tree commits nothing', { changed: [], commitSecrets: false }, { commit: [], leftOut: [] }],
     [
       "the agent's files are committed; the user's are left out with their reason",
@@ -131,6 +134,24 @@ describe('decideCommitScope', () => {
       "files under a directory of the user's stay out, named once by the directory",
       { changed: ['venv/bin/python', 'venv/lib/x.py', 'venvy.txt', 'src/venv/a.ts'], commitSecrets: false },
       { commit: ['src/venv/a.ts', 'venvy.txt'], leftOut: [{ path: 'venv/', reason: 'untracked_before_phase' }] },
+    ],
+    [
+      'files over the size limit are left out with their size; the user\'s stay the user\'s; credentials are named as credentials',
+      { changed: ['big.bin', 'data/cache.db', 'app.ts', '.env.huge', 'venv/lib/big.so'], commitSecrets: false, oversized },
+      {
+        commit: ['app.ts'],
+        leftOut: [
+          { path: '.env.huge', reason: 'looks_like_credentials' },
+          { path: 'big.bin', reason: 'too_large', bytes: 2048 * MB, maxBytes: 5 * MB },
+          { path: 'data/cache.db', reason: 'too_large', bytes: 300 * MB, maxBytes: 5 * MB },
+          { path: 'venv/', reason: 'untracked_before_phase' },
+        ],
+      },
+    ],
+    [
+      'commit_secrets does not lift the size limit',
+      { changed: ['.env.huge', 'app.ts'], commitSecrets: true, oversized },
+      { commit: ['app.ts'], leftOut: [{ path: '.env.huge', reason: 'too_large', bytes: 6 * MB, maxBytes: 5 * MB }] },
     ],
     [
       'a path listed twice (staged and changed) appears once',
