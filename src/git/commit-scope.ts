@@ -2,7 +2,8 @@
  * What a phase's commits may hold. A phase commits only what changed during its sessions: a file
  * that was untracked or modified before the phase began is the user's and is left alone (even if
  * the agent changed it further: committing it would commit the user's edits too), and a file the
- * agent wrote that looks like credentials stays out unless `commit_secrets` is on. The user's
+ * agent wrote that holds credentials (by its name, or by its content for files such as `.npmrc`:
+ * credential-files.ts) stays out unless `commit_secrets` is on. The user's
  * changes are recorded when the phase first starts and carried over a resume, so a crash of
  * debussy cannot turn them into the agent's. Pure.
  */
@@ -101,6 +102,8 @@ export interface CommitScopeInput {
   userChanges: readonly UserChange[];
   /** Every path that now differs from HEAD: tracked changes (staged or not) and untracked files. */
   changed: readonly string[];
+  /** The changed files judged by their content that hold a credential (credential-contents.ts). */
+  holdingCredentials: ReadonlySet<string>;
   commitSecrets: boolean;
 }
 
@@ -115,7 +118,7 @@ export function decideCommitScope(input: CommitScopeInput): CommitScope {
       // Files under a directory of the user's are named by the directory, once.
       if (!named.has(users.path)) leftOut.push({ path: users.path, reason: users.origin });
       named.add(users.path);
-    } else if (!input.commitSecrets && looksLikeCredentialFile(path)) leftOut.push({ path, reason: 'looks_like_credentials' });
+    } else if (!input.commitSecrets && (looksLikeCredentialFile(path) || input.holdingCredentials.has(path))) leftOut.push({ path, reason: 'looks_like_credentials' });
     else commit.push(path);
   }
   return { commit, leftOut };

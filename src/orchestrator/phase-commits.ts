@@ -5,7 +5,7 @@
  * failing hook never loses work.
  */
 import {
-  buildCommitMessage, commitPaths, decideCommitScope, hashWorkingFiles, userChangeLookup, userChangesAtPhaseStart, userChangesAtResume, workingTreeStatus,
+  buildCommitMessage, commitPaths, decideCommitScope, filesHoldingCredentials, hashWorkingFiles, userChangeLookup, userChangesAtPhaseStart, userChangesAtResume, workingTreeStatus,
   type CommitMessageInput, type LeftOut, type LeftOutReason, type UserChange,
 } from '../git/index.js';
 import type { PhaseCarry, PhaseContext } from './phase-context.js';
@@ -44,7 +44,9 @@ export class PhaseCommits {
     const { ctx } = this;
     if (!ctx.useGit) return undefined;
     const status = await workingTreeStatus(ctx.root);
-    const scope = decideCommitScope({ userChanges: this.userChanges, changed: [...status.trackedChanges, ...status.untracked], commitSecrets: ctx.config.commit_secrets });
+    const changed = [...status.trackedChanges, ...status.untracked];
+    const holdingCredentials = ctx.config.commit_secrets ? new Set<string>() : await filesHoldingCredentials(ctx.root, changed, ctx.recorder.redact);
+    const scope = decideCommitScope({ userChanges: this.userChanges, changed, holdingCredentials, commitSecrets: ctx.config.commit_secrets });
     this.warnLeftOut(scope.leftOut);
     const message = ctx.recorder.redact(buildCommitMessage({ planName: ctx.plan.name, ...input }));
     const result = await commitPaths(ctx.root, message, scope.commit);

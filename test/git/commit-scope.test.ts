@@ -92,7 +92,7 @@ describe('decideCommitScope', () => {
     { path: 'venv/', origin: 'untracked_before_phase' },
   ];
 
-  it.each<[string, { changed: string[]; commitSecrets: boolean }, CommitScope]>([
+  it.each<[string, { changed: string[]; commitSecrets: boolean; holdingCredentials?: Set<string> }, CommitScope]>([
     ['a clean tree commits nothing', { changed: [], commitSecrets: false }, { commit: [], leftOut: [] }],
     [
       "the agent's files are committed; the user's are left out with their reason",
@@ -118,6 +118,11 @@ describe('decideCommitScope', () => {
       },
     ],
     [
+      'a configuration file judged by content is left out when it holds a credential, committed when not',
+      { changed: ['.npmrc', 'web/.npmrc', '.yarnrc.yml', 'app.ts'], commitSecrets: false, holdingCredentials: new Set(['.npmrc']) },
+      { commit: ['.yarnrc.yml', 'app.ts', 'web/.npmrc'], leftOut: [{ path: '.npmrc', reason: 'looks_like_credentials' }] },
+    ],
+    [
       'with commit_secrets the agent\'s credentials files are committed',
       { changed: ['.env.local', 'app.ts'], commitSecrets: true },
       { commit: ['.env.local', 'app.ts'], leftOut: [] },
@@ -138,7 +143,7 @@ describe('decideCommitScope', () => {
       { commit: ['app.ts'], leftOut: [] },
     ],
   ])('%s', (_name, input, expected) => {
-    expect(decideCommitScope({ userChanges, ...input })).toEqual(expected);
+    expect(decideCommitScope({ userChanges, holdingCredentials: new Set(), ...input })).toEqual(expected);
   });
 });
 
