@@ -7,10 +7,11 @@
  */
 
 /**
- * Where a token may start: at a word boundary, or after a JSON-escaped newline or tab (a raw stream
- * line holds a file's lines as `...\\nghp_...`, where `n` and `g` are both word characters).
+ * Where a token may start: after no word character, or after an escape's (a raw stream line holds
+ * a file's lines as `...\\nghp_...`, where `n` and `g` are both word characters). As fast as `\\b`
+ * (an alternation `(?:\\b|(?<=\\\\n))` made the scan of a text four times slower).
  */
-export const WORD_START = '(?:\\b|(?<=\\\\[ntr]))';
+export const WORD_START = '(?<!(?<!\\\\)[A-Za-z0-9_])';
 
 /** Token formats recognisable on their own, each replaced whole. Ordered: specific prefixes before generic ones. */
 export const TOKEN_PATTERNS: readonly string[] = [
