@@ -7,26 +7,19 @@
  * scan per family, costs several times more). At each hit, the families of that character test
  * their own trigger there: several may start at one character.
  */
+import { NAME_KEYWORDS } from './secret-names.js';
 import { RULE_TRIGGERS } from './vendor-rules.js';
 
 function escapeCharacter(c: string): string {
   return /[\\^$.*+?()[\]{}|/-]/.test(c) ? `\\${c}` : c;
 }
 
-/** `token` to `[Tt][Oo][Kk][Ee][Nn]`: case-insensitive letters inside a case-sensitive pattern. */
-export function caseless(pattern: string): string {
-  return pattern.replace(/[a-z]/g, (c) => `[${c.toUpperCase()}${c}]`);
-}
-
 /**
- * The last word of every name that may be a secret's (secret-names.ts decides): a necessary
- * condition for an assignment (`DB_PASS=`, `"apiKey":`, `X-Api-Key:`, `?sig=`, `Cookie:`,
- * `SECRET_KEY_BASE=`) and for a flag (`--client-secret VALUE`).
+ * The ends of names the scan stops at before a `:` or `=`: secret-names.ts's keywords, and a `key`
+ * followed by the form words of `SECRET_KEY_BASE` and `client-key-data` (the other form words after
+ * a keyword, as in `token_value`, would make the scan stop at every `value:` of a text).
  */
-export const NAME_ENDINGS: readonly string[] = [
-  'pass', 'passwd', 'password', 'passphrase', 'pwd', 'secret', 'token', 'key', 'key_base', 'key-base', 'key_data', 'key-data',
-  'credential', 'credentials', 'auth', 'authorization', 'cookie', 'pat', 'sig', 'signature',
-];
+const NAME_ENDINGS: readonly string[] = [...NAME_KEYWORDS, 'key_base', 'key-base', 'key_data', 'key-data'];
 
 /**
  * `words` as one alternation that shares their endings (`pass|passwd|pwd` as `pass|(?:passw|p)d`),

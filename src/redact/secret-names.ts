@@ -31,10 +31,19 @@ const KEY_QUALIFIERS = new Set([
 ]);
 
 /** Query parameters whose values are credentials in URLs only (`?auth=` of ntfy, `&key=` of many APIs, `X-Amz-Signature=`). */
-const QUERY_SECRET_WORDS = new Set(['auth', 'key', 'sig', 'signature', 'pass', 'code']);
+const QUERY_SECRET_WORDS = new Set(['auth', 'key', 'sig', 'signature', 'pass']);
+
+/**
+ * How every name that may be a secret's ends (its last word, or glued as in `PGPASSWORD`): a
+ * necessary condition for all of the judgements below, which the redactor's candidate scan looks
+ * for before a `:` or `=` (candidates.ts).
+ */
+export const NAME_KEYWORDS: readonly string[] = [
+  'pass', 'passwd', 'password', 'passphrase', 'pwd', 'secret', 'token', 'key', 'credential', 'credentials', 'auth', 'authorization', 'cookie', 'pat', 'sig', 'signature',
+];
 
 /** Last words that name a secret's form, not another thing: `SECRET_KEY_BASE`, `client-key-data`, `token_value` are judged by the words before. */
-const FORM_WORDS = new Set(['base', 'value', 'data', 'b64', 'base64', 'hex', 'raw', 'bytes']);
+export const FORM_WORDS: readonly string[] = ['base', 'value', 'data', 'b64', 'base64', 'hex', 'raw', 'bytes'];
 
 /** A name's words, lower case: `STRIPE_SECRET_KEY`, `stripeSecretKey`, `--stripe-secret-key`, `APIKey` and `spring.datasource.password` split where a reader would. */
 export function nameWords(name: string): string[] {
@@ -46,9 +55,8 @@ export function nameWords(name: string): string[] {
     .map((word) => word.toLowerCase());
 }
 
-/** A necessary condition for any of the names below: the name's last word (or the one before a form word) ends in a keyword. */
-const ENDS_IN_A_KEYWORD =
-  /(?:pass(?:w(?:or)?d|phrase)?|pwd|secret|token|key|credentials?|auth(?:orization)?|cookie|pat|sig(?:nature)?|code)(?:[^A-Za-z0-9]*(?:base|value|data|b64|base64|hex|raw|bytes))?[^A-Za-z0-9]*$/i;
+/** The name's last word (or the one before a form word) ends in a keyword: decided without splitting the name. */
+const ENDS_IN_A_KEYWORD = new RegExp(`(?:${NAME_KEYWORDS.join('|')})(?:[^A-Za-z0-9]*(?:${FORM_WORDS.join('|')}))?[^A-Za-z0-9]*$`, 'i');
 
 const CAPITALS = /^[A-Z0-9_]+$/;
 /** `PGPASSWORD`, `GITHUBTOKEN`: a capitals name glued to its keyword. */
@@ -80,7 +88,7 @@ const KNOWN_LIMIT = 2048;
 
 function classifyWords(name: string, inQuery: boolean): SecretNameKind | undefined {
   const words = nameWords(name);
-  if (words.length > 1 && FORM_WORDS.has(words.at(-1) ?? '')) words.pop();
+  if (words.length > 1 && FORM_WORDS.includes(words.at(-1) ?? '')) words.pop();
   const last = words.at(-1);
   if (last === undefined) return undefined;
   const previous = words.at(-2);

@@ -21,7 +21,7 @@ export interface ValuePlace {
 }
 
 /** An opening quote, also JSON-escaped (`\"`). */
-const OPEN_QUOTE = /^\\?["']/;
+const OPEN_QUOTE = /^\\*["']/;
 
 /** After a colon, an unquoted value is prose (`token: expired`, `password: string`) unless it has a digit or symbol (6+ characters) or is long. */
 const LOOKS_LIKE_A_VALUE = /^(?=.*[0-9_\-/+=.]).{6,}$|^.{16,}$/;

@@ -56,7 +56,7 @@ export interface SpotRedaction {
 
 /** `value` hidden, keeping its quotes (an unterminated quote keeps only its opening). */
 function hiddenValue(value: string, redacted: string): string {
-  const open = /^\\?["']/.exec(value)?.[0] ?? '';
+  const open = /^\\*["']/.exec(value)?.[0] ?? '';
   const close = open !== '' && value.length >= open.length * 2 && value.endsWith(open) ? open : '';
   return `${open}${redacted}${close}`;
 }
