@@ -8,6 +8,7 @@
  * their own trigger there: several may start at one character.
  */
 import { NAME_KEYWORDS } from './secret-names.js';
+import type { TriggerSpec } from './trigger.js';
 import { RULE_TRIGGERS } from './vendor-rules.js';
 
 function escapeCharacter(c: string): string {
@@ -50,22 +51,11 @@ type FamilyName = 'token' | 'pemTail' | 'encodedPem' | 'webhook' | 'auth' | 'url
 type Family = FamilyName | { vendorRule: string };
 
 /**
- * Where a family may start: at one of `characters`, with the text up to it (the character
- * included) matching `before` and the text after it matching `after`. The scan tests one of the two
- * (`scan`, by default `before` when there is one: a lookahead inside a lookbehind, or many mixed
- * alternatives, make V8's scan several times slower), the family's own test at a hit both.
  * Measured (CPU time of the scan over a transcript of this repository's files): each character a
  * trigger adds to the scan costs 4-20% (`L` 4.5%, `d` 19%), a separate search for a literal as much
  * (`LS0tLS1CRUdJTi` 8%, `dapi` 16%, `password` 20%), while a trigger on a character the scan
  * already stops at costs next to nothing. Hence the few, rare characters.
  */
-export interface TriggerSpec {
-  characters: string;
-  before?: string;
-  after?: string;
-  scan?: 'before' | 'after' | 'both';
-}
-
 interface Trigger extends TriggerSpec {
   family: Family;
 }

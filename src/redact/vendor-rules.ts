@@ -8,7 +8,7 @@
  * tests, so an upgrade that adds one cannot go unnoticed.
  */
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
-import type { TriggerSpec } from './candidates.js';
+import type { TriggerSpec } from './trigger.js';
 import type { SecretLintRuleContext, SecretLintRuleCreator, SecretLintRuleReportHandler, SecretLintSourceCode } from '@secretlint/types';
 
 /** Rules of the preset debussy leaves out, and why. */
@@ -24,7 +24,7 @@ export const EXCLUDED_RULES: Readonly<Record<string, string>> = {
 };
 
 /**
- * For each rule debussy runs: where any match of it must start (candidates.ts TriggerSpec): its
+ * For each rule debussy runs: where any match of it must start (trigger.ts): its
  * prefix, and the start of its body, no stricter than the rule itself.
  */
 export const RULE_TRIGGERS: Readonly<Record<string, readonly TriggerSpec[]>> = {
