@@ -79,7 +79,7 @@ export async function bundle({ log = (line) => process.stderr.write(`${line}\n`)
     define: { 'import.meta.url': '__debussyScriptUrl' },
     banner: { js: "var __debussyScriptUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'error',
-    plugins: [importThroughCaller],
+    plugins: [importThroughCaller, builtinImportsAsRequire],
   };
   let built;
   try {
@@ -111,6 +111,22 @@ const importThroughCaller = {
       const text = readFileSync(args.path, 'utf8');
       const replaced = text.replace(/\bimport\(/g, '__debussyImport(');
       if (replaced === text) throw new Error(`${args.path} no longer calls import(): see scripts/bundle.js`);
+      return { contents: replaced, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * secretlint's rule preset imports node:fs and node:path at run time, in a rule debussy does not
+ * run (a .p12 file's check, src/redact/vendor-rules.ts): a builtin is as well required.
+ */
+const builtinImportsAsRequire = {
+  name: 'builtin-imports-as-require',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@secretlint[\\/]secretlint-rule-preset-recommend[\\/]module[\\/]index\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const replaced = text.replace(/\bimport\((['"])(node:[a-z_/]+)\1\)/g, 'Promise.resolve(require("$2"))');
+      if (replaced === text) throw new Error(`${args.path} no longer imports a builtin at run time: see scripts/bundle.js`);
       return { contents: replaced, loader: 'js' };
     });
   },

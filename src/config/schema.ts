@@ -82,7 +82,7 @@ export const CONFIG_SCHEMA = {
   },
   commit_secrets: {
     kind: 'boolean', default: false, group: 'git',
-    description: 'Also commit files the agent wrote whose names look like credentials (.env files, private keys, .pem files, credentials files); off: they stay uncommitted and a warning names them.',
+    description: 'Also commit files the agent wrote that hold credentials (.env files, private keys, credential stores by name; .npmrc, docker and kube configs when a secret is in them); off: they stay uncommitted and a warning names them.',
   },
   max_commit_file_size: {
     kind: 'size', default: 5 * 1024 ** 2, flag: '--max-commit-file-size', group: 'git',

@@ -2,8 +2,9 @@
  * What a phase's commits may hold. A phase commits only what changed during its sessions: a file
  * that was untracked or modified before the phase began is the user's and is left alone (even if
  * the agent changed it further: committing it would commit the user's edits too), a file the
- * agent wrote that looks like credentials stays out unless `commit_secrets` is on, and so does one
- * larger than `max_commit_file_size` (a 2 GB file in history is in every clone for good). The user's
+ * agent wrote that holds credentials (by its name, or by its content for files such as `.npmrc`:
+ * credential-files.ts) stays out unless `commit_secrets` is on, and so does one larger than
+ * `max_commit_file_size` (a 2 GB file in history is in every clone for good). The user's
  * changes are recorded when the phase first starts and carried over a resume, so a crash of
  * debussy cannot turn them into the agent's. Pure.
  */
@@ -102,6 +103,8 @@ export interface CommitScopeInput {
   userChanges: readonly UserChange[];
   /** Every path that now differs from HEAD: tracked changes (staged or not) and untracked files. */
   changed: readonly string[];
+  /** The changed files judged by their content that hold a credential (credential-contents.ts). */
+  holdingCredentials: ReadonlySet<string>;
   commitSecrets: boolean;
   /** The changed files larger than `maxBytes` (max_commit_file_size) that git would store as they are, with their sizes (file-sizes.ts). */
   oversized?: { maxBytes: number; sizes: ReadonlyMap<string, number> };
@@ -121,7 +124,7 @@ export function decideCommitScope(input: CommitScopeInput): CommitScope {
       continue;
     }
     const bytes = input.oversized?.sizes.get(path);
-    if (!input.commitSecrets && looksLikeCredentialFile(path)) leftOut.push({ path, reason: 'looks_like_credentials' });
+    if (!input.commitSecrets && (looksLikeCredentialFile(path) || input.holdingCredentials.has(path))) leftOut.push({ path, reason: 'looks_like_credentials' });
     else if (input.oversized !== undefined && bytes !== undefined) leftOut.push({ path, reason: 'too_large', bytes, maxBytes: input.oversized.maxBytes });
     else commit.push(path);
   }

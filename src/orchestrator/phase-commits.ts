@@ -5,7 +5,7 @@
  * failing hook never loses work.
  */
 import {
-  buildCommitMessage, commitPaths, decideCommitScope, hashWorkingFiles, oversizedFiles, userChangeLookup, userChangesAtPhaseStart, userChangesAtResume, workingTreeStatus,
+  buildCommitMessage, commitPaths, decideCommitScope, filesHoldingCredentials, hashWorkingFiles, oversizedFiles, userChangeLookup, userChangesAtPhaseStart, userChangesAtResume, workingTreeStatus,
   type CommitMessageInput, type LeftOut, type LeftOutReason, type UserChange,
 } from '../git/index.js';
 import { formatConfigSize, formatSize } from '../config/size.js';
@@ -49,7 +49,8 @@ export class PhaseCommits {
     const usersChange = userChangeLookup(this.userChanges);
     const maxBytes = ctx.config.max_commit_file_size;
     const oversized = { maxBytes, sizes: await oversizedFiles(ctx.root, changed.filter((path) => usersChange(path) === undefined), maxBytes) };
-    const scope = decideCommitScope({ userChanges: this.userChanges, changed, commitSecrets: ctx.config.commit_secrets, oversized });
+    const holdingCredentials = ctx.config.commit_secrets ? new Set<string>() : await filesHoldingCredentials(ctx.root, changed, ctx.recorder.redact);
+    const scope = decideCommitScope({ userChanges: this.userChanges, changed, holdingCredentials, commitSecrets: ctx.config.commit_secrets, oversized });
     this.warnLeftOut(scope.leftOut);
     const message = ctx.recorder.redact(buildCommitMessage({ planName: ctx.plan.name, ...input }));
     const result = await commitPaths(ctx.root, message, scope.commit);

@@ -2,8 +2,9 @@
  * Issue 12, "debussy commits files the agent never wrote", through the built debussy and the real
  * claude CLI against the scripted server: a phase's commits hold only what changed during its
  * sessions. The user's untracked and modified files, what they staged (before the run or while it
- * was stopped) and the files of a repository with no commit yet stay out; credential-like files
- * the agent wrote stay out unless commit_secrets is on; a warning names each.
+ * was stopped) and the files of a repository with no commit yet stay out; credential files the
+ * agent wrote (by name, or by content for an .npmrc, a docker config, a kubeconfig) stay out unless
+ * commit_secrets is on; a warning names each.
  */
 import { existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -113,6 +114,38 @@ describe('credential-like files the agent writes', () => {
     expect(await committedSince(project, base)).toEqual(['app.txt']);
     expect(project.read('.env.local')).toBe(`API_TOKEN=${TOKEN}\n`);
     expect(result.stdout).toContain('.env.local (look like credentials; set commit_secrets: true to commit such files)');
+  });
+
+  it('judged by content: an .npmrc, a docker config.json and a kubeconfig holding a credential stay out and are named; an .npmrc and a .yarnrc.yml without one are committed', async () => {
+    const npmToken = '8f2b1c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    const dockerAuth = Buffer.from('deploybot:WR63uXCN7NdbUMjKtDrF').toString('base64');
+    const kubeToken = '4f9a2c7e1b8d3f6a0c5e9b2d7f1a4c8e';
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Registry access' }],
+      script: scriptBySession({
+        fresh: [
+          write('.npmrc', `registry=https://registry.npmjs.org/\n//registry.npmjs.org/:_authToken=${npmToken}\n`),
+          write('web/.npmrc', 'registry=https://registry.npmjs.org/\nsave-exact=true\n'),
+          write('.yarnrc.yml', 'nodeLinker: node-modules\n'),
+          write('.docker/config.json', `{"auths": {"registry.example.com": {"auth": "${dockerAuth}"}}}\n`),
+          write('.kube/config', `users:\n- name: ci\n  user:\n    token: ${kubeToken}\n`),
+          write('app.txt', 'app\n'),
+          bash('debussy done --phase 1'),
+          done(),
+        ],
+      }),
+    });
+    const base = await head(project);
+
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+
+    expect(await committedSince(project, base)).toEqual(['.yarnrc.yml', 'app.txt', 'web/.npmrc']);
+    const history = await project.git('log', '-p', `${base}..HEAD`);
+    for (const secret of [npmToken, dockerAuth, kubeToken]) expect(history).not.toContain(secret);
+    expect(project.read('.npmrc')).toContain(npmToken);
+    expect(result.stdout).toContain('.docker/config.json, .kube/config, .npmrc (look like credentials; set commit_secrets: true to commit such files)');
+    expect(warnings(await project.journal())).toContain('.docker/config.json, .kube/config, .npmrc (look like credentials');
   });
 
   it('are committed with commit_secrets: true', async () => {

@@ -95,7 +95,7 @@ describe('decideCommitScope', () => {
   const MB = 1024 ** 2;
   const oversized = { maxBytes: 5 * MB, sizes: new Map([['big.bin', 2048 * MB], ['data/cache.db', 300 * MB], ['.env.huge', 6 * MB], ['venv/lib/big.so', 9 * MB]]) };
 
-  it.each<[string, { changed: string[]; commitSecrets: boolean; oversized?: typeof oversized }, CommitScope]>([
+  it.each<[string, { changed: string[]; commitSecrets: boolean; oversized?: typeof oversized; holdingCredentials?: Set<string> }, CommitScope]>([
     ['a clean tree commits nothing', { changed: [], commitSecrets: false }, { commit: [], leftOut: [] }],
     [
       "the agent's files are committed; the user's are left out with their reason",
@@ -119,6 +119,11 @@ describe('decideCommitScope', () => {
           { path: 'keys/deploy.pem', reason: 'looks_like_credentials' },
         ],
       },
+    ],
+    [
+      'a configuration file judged by content is left out when it holds a credential, committed when not',
+      { changed: ['.npmrc', 'web/.npmrc', '.yarnrc.yml', 'app.ts'], commitSecrets: false, holdingCredentials: new Set(['.npmrc']) },
+      { commit: ['.yarnrc.yml', 'app.ts', 'web/.npmrc'], leftOut: [{ path: '.npmrc', reason: 'looks_like_credentials' }] },
     ],
     [
       'with commit_secrets the agent\'s credentials files are committed',
@@ -159,7 +164,7 @@ describe('decideCommitScope', () => {
       { commit: ['app.ts'], leftOut: [] },
     ],
   ])('%s', (_name, input, expected) => {
-    expect(decideCommitScope({ userChanges, ...input })).toEqual(expected);
+    expect(decideCommitScope({ userChanges, holdingCredentials: new Set(), ...input })).toEqual(expected);
   });
 });
 
