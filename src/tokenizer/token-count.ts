@@ -9,12 +9,11 @@
  * counts (piece-memo.ts); an ordinary piece allocates nothing. The tests check it against
  * `Tiktoken.encode()`.
  */
-import { readFileSync } from 'node:fs';
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
 import { countMergedTokens } from './byte-pair.js';
 import { MEMO_MAX_BYTES, PieceMemo } from './piece-memo.js';
 import { PreTokenizer } from './pre-tokenizer.js';
-import { loadVocabulary, NOT_A_TOKEN, vocabularyFromFile, type Vocabulary } from './vocabulary.js';
+import { loadVocabulary, NOT_A_TOKEN, type Vocabulary } from './vocabulary.js';
 
 interface Tokenizer {
   splitter: PreTokenizer;
@@ -22,26 +21,8 @@ interface Tokenizer {
   memo: PieceMemo;
 }
 
-// Built on first use, once per process: ~3.3 MB of typed arrays.
+// Built on first use, once per process (~30 ms of decoding js-tiktoken's ranks): ~3.3 MB of typed arrays.
 let tokenizer: Tokenizer | undefined;
-
-/**
- * cl100k_base's tables as the build wrote them (scripts/vocabulary.js, next to the built modules:
- * dist/tokenizer/, which is also where this resolves from the bundle in dist/bundle/), read in a
- * few ms; else (running from the sources, or a build without the file) decoded from js-tiktoken's
- * ranks text, ~25 ms of CPU.
- */
-const VOCABULARY_FILE = new URL('../tokenizer/cl100k_base.vocab', import.meta.url);
-
-function cl100kVocabulary(): Vocabulary {
-  try {
-    const packed = vocabularyFromFile(readFileSync(VOCABULARY_FILE));
-    if (packed !== undefined) return packed;
-  } catch {
-    // no file: decoded below
-  }
-  return loadVocabulary(cl100kBase.bpe_ranks);
-}
 
 // A piece's UTF-8 bytes are written here. A piece too long for it gets a buffer of its own that is
 // not kept: a 1 MB run of letters must not leave a 3 MB buffer behind.
@@ -106,7 +87,7 @@ export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   tokenizer ??= {
     splitter: new PreTokenizer(),
-    vocab: cl100kVocabulary(),
+    vocab: loadVocabulary(cl100kBase.bpe_ranks),
     memo: new PieceMemo(),
   };
   let total = 0;
