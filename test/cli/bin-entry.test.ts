@@ -28,22 +28,30 @@ beforeAll(() => {
 
 afterAll(() => work.cleanup());
 
-/** Runs `node <bin> ...args` in `cwd` and returns the modules it loaded, relative to the package, and its output. */
-async function loadedFiles(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; files: string[]; output: string }> {
+/** Runs `node <bin> ...args` in `cwd` and returns its output. */
+async function runBin(args: string[], cwd: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<{ code: number | null; output: string }> {
+  const result = await runCommand(process.execPath, [...nodeArgs, path.join(REPO_ROOT, 'bin/debussy.js'), ...args], {
+    cwd, env: { ...process.env, DEBUSSY_RUN_ID: undefined, NO_COLOR: '1', ...env },
+  });
+  return { code: result.code, output: result.stdout + result.stderr };
+}
+
+/** Like runBin, and the modules it loaded, relative to the package (a loader hook: Node >= 20.6). */
+async function loadedFiles(args: string[], cwd: string): Promise<{ code: number | null; files: string[]; output: string }> {
   const log = path.join(work.dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
-  const result = await runCommand(process.execPath, ['--import', hook, path.join(REPO_ROOT, 'bin/debussy.js'), ...args], {
-    cwd, env: { ...process.env, DEBUSSY_RUN_ID: undefined, NO_COLOR: '1', LOADED_LOG: log, ...env },
-  });
+  const result = await runBin(args, cwd, { LOADED_LOG: log }, ['--import', hook]);
   const files = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => path.relative(REPO_ROOT, new URL(url).pathname));
-  return { code: result.code, files, output: result.stdout + result.stderr };
+  return { ...result, files };
 }
 
 /** Node >= 22.1 has `module.enableCompileCache`; Node 20 does not (bin/debussy.js then does without). */
 const hasCompileCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+/** Loader hooks (`module.register`) came in Node 20.6; debussy itself runs from 20.5. */
+const hasLoaderHooks = typeof (module as { register?: unknown }).register === 'function';
 
 describe('bin/debussy.js', () => {
-  it('runs the modules of dist/, and keeps status, done, progress and a plain run free of execa, simple-git and string-width', async () => {
+  it.runIf(hasLoaderHooks)('runs the modules of dist/, and keeps status, done, progress and a plain run free of execa, simple-git and string-width', async () => {
     const lazy = /^node_modules\/(execa|simple-git|string-width)\//;
     const project = path.join(work.dir, 'lazy');
     mkdirSync(project);
@@ -71,31 +79,31 @@ describe('bin/debussy.js', () => {
     initRepo(project);
     writeFileSync(path.join(project, 'debussy.config.mjs'), 'export default { max_restarts: 2, context_threshold: 70 };\n');
     writeFileSync(path.join(project, 'debussy.config.cjs'), 'module.exports = { max_restarts: 4 };\n');
-    const mjs = await loadedFiles(['config', '--config', 'debussy.config.mjs'], project);
+    const mjs = await runBin(['config', '--config', 'debussy.config.mjs'], project);
     expect(mjs.code, mjs.output).toBe(0);
     expect(mjs.output).toMatch(/max_restarts\s+2\s+\(file\)/);
     expect(mjs.output).toMatch(/context_threshold\s+70\s+\(file\)/);
     expect(mjs.output).not.toMatch(/warning|ExperimentalWarning/i);
-    const cjs = await loadedFiles(['config', '--config', 'debussy.config.cjs'], project);
+    const cjs = await runBin(['config', '--config', 'debussy.config.cjs'], project);
     expect(cjs.code, cjs.output).toBe(0);
     expect(cjs.output).toMatch(/max_restarts\s+4\s+\(file\)/);
   });
 
   it.runIf(hasCompileCache)("fills node's compile cache with the modules a command loads (Node >= 22.1)", async () => {
     const cache = path.join(work.dir, 'compile-cache');
-    const first = await loadedFiles(['--version'], work.dir, { NODE_COMPILE_CACHE: cache });
+    const first = await runBin(['--version'], work.dir, { NODE_COMPILE_CACHE: cache });
     expect(first.code, first.output).toBe(0);
     expect(first.output).toMatch(/^\d+\.\d+\.\d+/m);
     const cached = readdirSync(cache, { recursive: true }).length;
     expect(cached).toBeGreaterThan(0);
     // The next start reads them back; its output is the same.
-    const second = await loadedFiles(['--version'], work.dir, { NODE_COMPILE_CACHE: cache });
+    const second = await runBin(['--version'], work.dir, { NODE_COMPILE_CACHE: cache });
     expect(second.output).toBe(first.output);
   });
 
   it.skipIf(hasCompileCache)('runs where node has no compile cache (Node 20), and makes none', async () => {
     const cache = path.join(work.dir, 'no-compile-cache');
-    const result = await loadedFiles(['--version'], work.dir, { NODE_COMPILE_CACHE: cache });
+    const result = await runBin(['--version'], work.dir, { NODE_COMPILE_CACHE: cache });
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/^\d+\.\d+\.\d+/m);
     expect(existsSync(cache)).toBe(false);
