@@ -12,8 +12,8 @@ if (!existsSync(new URL('../dist/cli/main.js', import.meta.url))) {
   process.exit(1);
 }
 
-// Node's own cache of compiled modules (Node >= 22.1; absent in Node 20, where this does nothing):
-// a command then compiles none of the ~470 modules it loads again.
+// Node's own cache of compiled modules (Node >= 22.8; absent in Node 20, where this does nothing):
+// the modules a command loads are compiled once, not at every start (docs/decisions.md).
 module.enableCompileCache?.();
 
 // The agent's done/progress inside a session take a lean path (src/agent-signals/in-session-signal.ts); it

@@ -1,6 +1,6 @@
 /**
  * bin/debussy.js runs tsc's modules (dist/), with node's own compile cache where node has one
- * (Node >= 22.1), and the commands keep the lazy loading they rely on. What a command really loads
+ * (`module.enableCompileCache`, Node >= 22.8), and the commands keep the lazy loading they rely on. What a command really loads
  * is recorded in the real node process by a module loader hook.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ async function loadedFiles(args: string[], cwd: string): Promise<{ code: number 
   return { ...result, files };
 }
 
-/** Node >= 22.1 has `module.enableCompileCache`; Node 20 does not (bin/debussy.js then does without). */
+/** Node >= 22.8 has `module.enableCompileCache`; Node 20 does not (bin/debussy.js then does without). */
 const hasCompileCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 /** Loader hooks (`module.register`) came in Node 20.6; debussy itself runs from 20.5. */
 const hasLoaderHooks = typeof (module as { register?: unknown }).register === 'function';
@@ -89,7 +89,7 @@ describe('bin/debussy.js', () => {
     expect(cjs.output).toMatch(/max_restarts\s+4\s+\(file\)/);
   });
 
-  it.runIf(hasCompileCache)("fills node's compile cache with the modules a command loads (Node >= 22.1)", async () => {
+  it.runIf(hasCompileCache)("fills node's compile cache with the modules a command loads (Node >= 22.8)", async () => {
     const cache = path.join(work.dir, 'compile-cache');
     const first = await runBin(['--version'], work.dir, { NODE_COMPILE_CACHE: cache });
     expect(first.code, first.output).toBe(0);
