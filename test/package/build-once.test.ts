@@ -1,8 +1,9 @@
 /**
  * The test setup builds dist/ once per change (scripts/build.js --if-changed): it skips tsc when
  * dist/ is the clean build of the sources as they are, and builds after any change to them, to the
- * tsconfig files, or to dist/ itself. On a small project (this project's tsconfig files and build
- * script, node_modules linked, a source file or two of its own), so each build takes a second.
+ * tsconfig files, or to dist/ itself. On a small project (this project's build script and
+ * package.json, node_modules linked, tsconfig files and a source file of its own), so each build
+ * takes a second.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -15,11 +16,14 @@ let dir: string;
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'debussy-build-once-'));
-  for (const file of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.js']) {
+  for (const file of ['package.json', 'scripts/build.js']) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     cpSync(path.join(REPO_ROOT, file), path.join(dir, file));
   }
   symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  // The project's tsconfig files in shape, without Node's types: a build in half a second of CPU.
+  write('tsconfig.json', JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022'], types: [], strict: true, skipLibCheck: true, outDir: 'dist', rootDir: '.' } }));
+  write('tsconfig.build.json', JSON.stringify({ extends: './tsconfig.json', compilerOptions: { rootDir: 'src', outDir: 'dist' }, include: ['src'] }));
   write('src/greeting.ts', "export const greeting = 'hello';\n");
 });
 
