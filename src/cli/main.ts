@@ -1,7 +1,6 @@
 /**
  * The command line: commander definitions that lazy-load each command, and `main`, which runs one.
- * Only this file turns errors into exit codes. Started by start.ts (the modules) or by
- * bin/debussy.js from the bundle scripts/bundle.js makes of this module.
+ * Only this file turns errors into exit codes. Started by start.ts.
  */
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { EXIT_CODES } from '../errors/index.js';
