@@ -10,7 +10,7 @@ import type { Plan } from '../plan/types.js';
 import type { AgentSecret } from './agent-secrets.js';
 import { planCiJobs, type PhaseJob } from './ci-jobs.js';
 import {
-  BUNDLE_PHASE_SCRIPT, BUNDLE_RUN_SCRIPT, GIT_IDENTITY_SCRIPT, MERGE_PHASES_SCRIPT, PREPARE_PHASE_SCRIPT, PUSH_SCRIPT, RUN_PHASE_SCRIPT,
+  BUNDLE_PHASE_SCRIPT, BUNDLE_RUN_SCRIPT, GIT_IDENTITY_SCRIPT, KEEP_WORK_SCRIPT, MERGE_PHASES_SCRIPT, PREPARE_PHASE_SCRIPT, PUSH_SCRIPT, RUN_PHASE_SCRIPT,
   VERIFY_PHASES_SCRIPT, installScript,
 } from './job-scripts.js';
 import { PUSH_JOB_TIMEOUT, phaseJobTimeout, verifyJobTimeout, type TimeoutLimits } from './job-timeouts.js';
@@ -126,7 +126,8 @@ function phaseJob(job: PhaseJob, input: CiWorkflowInput): WorkflowJob {
         env: { [input.options.secret]: `\${{ secrets.${input.options.secret} }}` },
         run: RUN_PHASE_SCRIPT,
       },
-      // Also after a failure or a cancel: the commits debussy made are kept.
+      // Also after a failure or a cancel: the work is kept, committed or not.
+      { name: 'Commit what the phase left uncommitted', id: 'keep-work', if: `always() && ${RAN_HERE}`, run: KEEP_WORK_SCRIPT },
       { name: "Bundle the phase's commits", id: 'bundle', if: `always() && ${RAN_HERE}`, run: BUNDLE_PHASE_SCRIPT },
       {
         name: "Keep the phase's commits for the next jobs", if: `always() && ${RAN_HERE}`, uses: ACTIONS.upload,

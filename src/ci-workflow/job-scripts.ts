@@ -84,6 +84,9 @@ A later run of this workflow skips the phase while this commit is on its branch 
 Debussy-Completed: $DEBUSSY_CI_PHASE of $DEBUSSY_CI_PLAN
 EOF`);
 
+/** Phase job, also after a failure: what debussy left uncommitted (a failed or blocked phase's work), committed as debussy would. */
+export const KEEP_WORK_SCRIPT = 'debussy ci keep-work --phase "$DEBUSSY_CI_PHASE" --plan "$DEBUSSY_CI_PLAN"\n';
+
 /** Phase job, also after a failure: the branch's new commits as a bundle for the artifact. */
 export const BUNDLE_PHASE_SCRIPT = script(['phase_branch', 'remote_has'], String.raw`branch="$(phase_branch "$DEBUSSY_CI_PHASE")"
 mkdir -p "$RUNNER_TEMP/debussy-bundle-out"

@@ -139,9 +139,10 @@ export function buildProgram(): Command {
     .option('--config <file>', 'use this config file instead of discovering one')
     .action(lazy(() => import('./commands/doctor.js')));
 
-  program
+  const ci = program
     .command('ci')
-    .description("Generate a CI workflow that runs a plan's phases on CI runners, each phase in its own job as soon as its dependencies are done.")
+    .description("Generate a CI workflow that runs a plan's phases on CI runners, each phase in its own job as soon as its dependencies are done.");
+  ci
     .command('github')
     .description(`Write a GitHub Actions workflow for a plan: a job per phase with needs: from its dependencies, then one that merges and verifies them, then one that pushes (${docFile('ci.md')}).`)
     .argument('<plan>', 'path to the MASTER_PLAN.md')
@@ -156,6 +157,12 @@ export function buildProgram(): Command {
       ['debussy ci github plans/billing/MASTER_PLAN.md --secret CLAUDE_CODE_OAUTH_TOKEN', 'print it; the agent logs in with a subscription token'],
     ]))
     .action(lazy(() => import('./commands/ci-github.js')));
+  ci
+    .command('keep-work')
+    .description('Commit what a phase left uncommitted, as its own commits would hold it: run by the workflow `debussy ci github` writes, after each phase, since a runner\'s working tree is gone when its job ends.')
+    .requiredOption('--phase <id>', 'the phase id')
+    .requiredOption('--plan <file>', 'the master plan')
+    .action(lazy(() => import('./commands/ci-keep-work.js')));
 
   registerGettingStartedCommands(program);
 

@@ -89,3 +89,20 @@ describe('debussy ci github', () => {
     expect(result.stdout.split('\nExamples:\n')[1]).toMatch(/^ {2}\$ debussy ci github /m);
   });
 });
+
+describe('debussy ci keep-work', () => {
+  it('commits what a phase left uncommitted, as its own commits would: no credential-like files', async () => {
+    const dir = project(DIAMOND);
+    writeFileSync(path.join(dir, 'half-done.txt'), 'started\n');
+    writeFileSync(path.join(dir, '.env'), 'TOKEN=not-for-git\n');
+    const result = await debussy(['ci', 'keep-work', '--phase', '2', '--plan', PLAN], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/phase 2: committed 1 file\(s\) it left uncommitted/);
+    expect(result.stderr).toContain('.env');
+    expect(git(dir, 'show', '--name-only', '--format=%s', 'HEAD').split('\n')).toEqual(['debussy: phase 2 Two failed', '', 'half-done.txt']);
+    expect(git(dir, 'status', '--porcelain')).toBe('?? .env');
+
+    const again = await debussy(['ci', 'keep-work', '--phase', '2', '--plan', PLAN], { cwd: dir });
+    expect(again.stdout).toContain('phase 2 left nothing uncommitted');
+  });
+});

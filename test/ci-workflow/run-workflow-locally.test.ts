@@ -81,4 +81,36 @@ describe('debussy ci github: the workflow run against a bare remote', () => {
     expect(await world.remoteGit('show', 'debussy/main/e2e/1:shared.txt')).toBe('phase 1 wrote this');
     expect(await world.remoteGit('show', 'debussy/main/e2e/2:shared.txt')).toBe('phase 2 wrote this');
   }, 300_000);
+
+  it('a phase that stops keeps its work on its branch; the next dispatch continues from it and skips what is complete', async () => {
+    let dispatch = 1;
+    world = await CiWorld.create({
+      phases: [
+        { id: '1', title: 'One', gates: [gate('1')] },
+        // Passes only with the file the first, blocked attempt wrote: the work was kept.
+        { id: '2', title: 'Two', dependsOn: ['1'], gates: [gate('2'), { name: 'kept', command: 'test -f started-2.txt' }] },
+      ],
+      script: (request) => {
+        const first = dispatch === 1 && JSON.stringify(request.body).includes('phase 2');
+        return scriptBySession({
+          fresh: first
+            ? [bash('echo started > started-2.txt && debussy done --phase 2 --status blocked --reason "needs a person"'), done()]
+            : [bash('echo "work of phase $DEBUSSY_PHASE_ID" > "phase-$DEBUSSY_PHASE_ID.txt" && debussy done --phase "$DEBUSSY_PHASE_ID"'), done()],
+        })(request);
+      },
+    });
+    const initial = await world.remoteGit('rev-parse', 'main');
+    const first = await world.dispatch();
+    expect(first.map((job) => [job.id, job.result]), logOf(first)).toEqual([['phase-1', 'success'], ['phase-2', 'failure'], ['verify', 'skipped'], ['push', 'success']]);
+    expect(await world.remoteGit('rev-parse', 'main')).toBe(initial);
+    expect(await world.remoteGit('show', 'debussy/main/e2e/2:started-2.txt')).toBe('started');
+    expect(await world.remoteGit('show', 'debussy/main/e2e/2:phase-1.txt')).toBe('work of phase 1');
+
+    dispatch = 2;
+    const second = await world.dispatch();
+    expect(second.map((job) => [job.id, job.result]), logOf(second)).toEqual([['phase-1', 'success'], ['phase-2', 'success'], ['verify', 'success'], ['push', 'success']]);
+    expect(jobOf(second, 'phase-1').steps.find((step) => step.id === 'prepare')?.log).toContain('phase 1 is already complete');
+    expect(jobOf(second, 'phase-2').steps.find((step) => step.id === 'prepare')?.log).toContain('continuing on debussy/main/e2e/2');
+    for (const file of ['phase-1.txt', 'started-2.txt', 'phase-2.txt']) expect(await world.remoteGit('cat-file', '-e', `main:${file}`)).toBe('');
+  }, 300_000);
 });
