@@ -79,6 +79,7 @@ const RUN_BRANCH = '${{ inputs.run_branch || github.ref_name }}';
 const BUNDLES_IN = '${{ runner.temp }}/debussy-bundles';
 const BUNDLES_OUT = '${{ runner.temp }}/debussy-bundle-out/';
 const RAN_HERE = "steps.prepare.outputs.complete == 'false'";
+// Uploads overwrite: "Re-run failed jobs" uploads a job's artifacts again, in the same workflow run.
 export const VERIFY_JOB = 'verify';
 export const PUSH_JOB = 'push';
 
@@ -131,11 +132,11 @@ function phaseJob(job: PhaseJob, input: CiWorkflowInput): WorkflowJob {
       { name: "Bundle the phase's commits", id: 'bundle', if: `always() && ${RAN_HERE}`, run: BUNDLE_PHASE_SCRIPT },
       {
         name: "Keep the phase's commits for the next jobs", if: `always() && ${RAN_HERE}`, uses: ACTIONS.upload,
-        with: { name: `debussy-bundle-phase-${phase.id}`, path: BUNDLES_OUT, 'if-no-files-found': 'ignore' },
+        with: { name: `debussy-bundle-phase-${phase.id}`, path: BUNDLES_OUT, 'if-no-files-found': 'ignore', overwrite: true },
       },
       {
         name: "Keep debussy's journal and session logs", if: `always() && ${RAN_HERE}`, uses: ACTIONS.upload,
-        with: { name: `debussy-logs-phase-${phase.id}`, path: '.debussy/runs/', 'include-hidden-files': true, 'if-no-files-found': 'ignore' },
+        with: { name: `debussy-logs-phase-${phase.id}`, path: '.debussy/runs/', 'include-hidden-files': true, 'if-no-files-found': 'ignore', overwrite: true },
       },
     ],
   };
@@ -156,7 +157,7 @@ function verifyJob(jobs: PhaseJob[], verifyOrder: string[], input: CiWorkflowInp
       { name: 'Merge the phase branches in execution order', id: 'merge', run: MERGE_PHASES_SCRIPT },
       { name: 'Verify every phase (debussy done --verify)', id: 'verify', run: VERIFY_PHASES_SCRIPT },
       { name: 'Bundle the merged run branch', id: 'bundle', run: BUNDLE_RUN_SCRIPT },
-      { name: 'Keep the merged run branch for the push', uses: ACTIONS.upload, with: { name: 'debussy-bundle-run', path: BUNDLES_OUT, 'if-no-files-found': 'ignore' } },
+      { name: 'Keep the merged run branch for the push', uses: ACTIONS.upload, with: { name: 'debussy-bundle-run', path: BUNDLES_OUT, 'if-no-files-found': 'ignore', overwrite: true } },
     ],
   };
 }

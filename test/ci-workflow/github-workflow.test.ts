@@ -108,7 +108,7 @@ describe('buildGithubWorkflow', () => {
 const KNOWN_INPUTS: Record<string, string[]> = {
   [ACTIONS.checkout]: ['ref', 'fetch-depth', 'persist-credentials'],
   [ACTIONS.setupNode]: ['node-version'],
-  [ACTIONS.upload]: ['name', 'path', 'if-no-files-found', 'include-hidden-files'],
+  [ACTIONS.upload]: ['name', 'path', 'if-no-files-found', 'include-hidden-files', 'overwrite'],
   [ACTIONS.download]: ['pattern', 'merge-multiple', 'path'],
 };
 

@@ -13,7 +13,7 @@
  * Test support, not shipped.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { killTree } from '../support/process-tree.js';
@@ -203,6 +203,7 @@ export async function runWorkflowLocally(options: LocalRunOptions): Promise<JobR
       } else if (step.uses?.startsWith('actions/upload-artifact@')) {
         const source = path.resolve(workspace, inputsOf.path ?? '');
         const target = path.join(artifacts, inputsOf.name ?? 'artifact');
+        if (existsSync(target) && inputsOf.overwrite === 'true') rmSync(target, { recursive: true, force: true });
         if (existsSync(target)) record('failure', `an artifact named ${inputsOf.name ?? ''} exists already in this run`);
         else if (filesUnder(source).length === 0) record(inputsOf['if-no-files-found'] === 'error' ? 'failure' : 'success', `no files in ${source}`);
         else {
