@@ -90,17 +90,23 @@ function checkout(keepCredentials: boolean): WorkflowStep {
   return { name: 'Check out the run branch', uses: ACTIONS.checkout, with: settings };
 }
 
-function toolSteps(options: CiWorkflowOptions, withClaudeCode: boolean): WorkflowStep[] {
+function identity(): WorkflowStep {
+  return { name: 'Git identity for the commits', run: GIT_IDENTITY_SCRIPT };
+}
+
+/** Node, the project's set-up and debussy; in a phase job only when the phase runs (`when`). */
+function toolSteps(options: CiWorkflowOptions, withClaudeCode: boolean, when?: string): WorkflowStep[] {
+  const condition = when === undefined ? {} : { if: when };
   return [
-    { name: 'Set up Node', uses: ACTIONS.setupNode, with: { 'node-version': options.nodeVersion } },
-    ...options.setup.map((command) => ({ name: `Set up the project: ${displayText(command)}`, run: command })),
+    { name: 'Set up Node', ...condition, uses: ACTIONS.setupNode, with: { 'node-version': options.nodeVersion } },
+    ...options.setup.map((command) => ({ name: `Set up the project: ${displayText(command)}`, ...condition, run: command })),
     {
       name: withClaudeCode ? 'Install Claude Code and debussy' : 'Install debussy',
       id: 'install',
+      ...condition,
       env: { DEBUSSY_CI_PACKAGE: options.debussyPackage, ...(withClaudeCode ? { DEBUSSY_CI_CLAUDE_CODE_VERSION: options.claudeCodeVersion } : {}) },
       run: installScript(withClaudeCode),
     },
-    { name: 'Git identity for the commits', run: GIT_IDENTITY_SCRIPT },
   ];
 }
 
@@ -119,9 +125,11 @@ function phaseJob(job: PhaseJob, input: CiWorkflowInput): WorkflowJob {
     env: { DEBUSSY_CI_PHASE: phase.id, DEBUSSY_CI_DEPENDS_ON: job.dependsOn.join(' ') },
     steps: [
       checkout(false),
-      ...toolSteps(input.options, true),
+      identity(),
       ...(job.dependsOn.length > 0 ? [downloadBundles()] : []),
       { name: 'Prepare the phase branch', id: 'prepare', run: PREPARE_PHASE_SCRIPT },
+      // A phase complete already costs a checkout: nothing is installed for it.
+      ...toolSteps(input.options, true, RAN_HERE),
       {
         name: `Run phase ${phase.id}`, id: 'run', if: RAN_HERE,
         env: { [input.options.secret]: `\${{ secrets.${input.options.secret} }}` },
@@ -153,6 +161,7 @@ function verifyJob(jobs: PhaseJob[], verifyOrder: string[], input: CiWorkflowInp
     steps: [
       checkout(false),
       ...toolSteps(input.options, false),
+      identity(),
       ...(jobs.length > 0 ? [downloadBundles()] : []),
       { name: 'Merge the phase branches in execution order', id: 'merge', run: MERGE_PHASES_SCRIPT },
       { name: 'Verify every phase (debussy done --verify)', id: 'verify', run: VERIFY_PHASES_SCRIPT },
