@@ -46,7 +46,8 @@ export default async function ciGithubCommand(planArg: string, options: CiGithub
   const root = await findProjectRoot(process.cwd());
   const resolved = await loadProjectConfig(root);
   for (const warning of resolved.warnings) process.stderr.write(`debussy: warning: ${inertText(warning)}\n`);
-  const plan = await loadAuditedPlan(path.resolve(planArg), resolved.config, process.cwd());
+  const { plan, warnings } = await loadAuditedPlan(path.resolve(planArg), resolved.config, process.cwd());
+  for (const warning of warnings) process.stderr.write(`debussy: ${warning}\n`);
   const relative = path.relative(root, plan.path);
   const planPath = relative.startsWith('..') || path.isAbsolute(relative) ? undefined : relative.split(path.sep).join('/');
   const jobs = planCiJobs(plan);
