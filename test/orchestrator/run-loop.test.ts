@@ -4,7 +4,8 @@
  * runs in process (test/support/in-process-agent.ts) instead of the claude binary. What only the
  * real CLI can show (its stream, hooks, signals, processes) stays in test/e2e/.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,20 +17,37 @@ import type { JournalEvent, RunState } from '../../src/state/index.js';
 import { journalPath, loadRun, readJournal } from '../../src/state/index.js';
 import { inProcessAgent, type InProcessAgent, type ScriptStep, type SessionScript } from '../support/in-process-agent.js';
 import { planFiles, type PhaseSpec } from '../e2e/e2e-project.js';
-import { git, tempGitRepo } from '../support/temp-git-repo.js';
+import { git, tempGitRepo, type TempDir } from '../support/temp-git-repo.js';
 
 let stateDir: string;
+/** A committed repository with nothing in it but a .gitignore: each test copies it (a copy costs no git process). */
+let template: TempDir;
 const savedStateDir = process.env.DEBUSSY_STATE_DIR;
-beforeAll(() => {
+beforeAll(async () => {
   // debussy's journal key is made here, never in the real home.
   stateDir = mkdtempSync(path.join(tmpdir(), 'debussy-loop-state-'));
   process.env.DEBUSSY_STATE_DIR = stateDir;
+  template = await tempGitRepo({ '.gitignore': '.debussy/\n' });
 });
-afterAll(() => {
+afterAll(async () => {
   if (savedStateDir === undefined) delete process.env.DEBUSSY_STATE_DIR;
   else process.env.DEBUSSY_STATE_DIR = savedStateDir;
   rmSync(stateDir, { recursive: true, force: true });
+  await template.cleanup();
 });
+
+/** The template with the plan's files in it, committed by the test's own hand: the plan is the user's, never the run's work. */
+function copyOfTemplate(phases: PhaseSpec[]): { dir: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'debussy-loop-'));
+  cpSync(template.dir, dir, { recursive: true });
+  for (const [file, content] of Object.entries(planFiles('Loop', phases))) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
+  }
+  execFileSync('git', ['add', '-A'], { cwd: dir });
+  execFileSync('git', ['commit', '--quiet', '-m', 'the plan'], { cwd: dir });
+  return { dir };
+}
 
 interface Outcome {
   exitCode: number;
@@ -49,7 +67,7 @@ async function run(
   options: { phases?: PhaseSpec[]; config?: Partial<DebussyConfig>; window?: number; interrupt?: AbortController } = {},
 ): Promise<Outcome> {
   const phases = options.phases ?? [{ id: '1', title: 'One', gates: [{ name: 'check', command: 'true' }] }];
-  const repo = await tempGitRepo({ ...planFiles('Loop', phases), '.gitignore': '.debussy/\n' });
+  const repo = copyOfTemplate(phases);
   try {
     const parsed = await parsePlan(path.join(repo.dir, 'plans/e2e/MASTER_PLAN.md'));
     if (parsed.plan === undefined) throw new Error('the test plan did not parse');
@@ -65,11 +83,11 @@ async function run(
     const { events } = await readJournal(journalPath(repo.dir, result.runId));
     const state = (await loadRun(repo.dir, result.runId))?.state;
     if (state === undefined) throw new Error('no run state');
-    const commits = (await git(repo.dir, 'log', '--format=%s')).trim().split('\n').slice(0, -1);
+    const commits = (await git(repo.dir, 'log', '--format=%s')).trim().split('\n').slice(0, -2);
     const committed = (await git(repo.dir, 'log', '--name-only', '--format=', 'HEAD~' + String(commits.length) + '..HEAD')).split('\n').filter((line) => line !== '');
     return { exitCode: result.exitCode, state, events, agent, commits, committed, notices };
   } finally {
-    if (process.env.KEEP_LOOP_REPOS === undefined) await repo.cleanup();
+    rmSync(repo.dir, { recursive: true, force: true });
   }
 }
 
@@ -80,7 +98,7 @@ const touch = (file: string): ScriptStep => ({ tool: 'Write', input: { file_path
 const sessionsOf = (events: readonly JournalEvent[]) => events.filter((e) => e.type === 'session_started').length;
 const ofType = <T extends JournalEvent['type']>(events: readonly JournalEvent[], type: T) => events.filter((e): e is Extract<JournalEvent, { type: T }> => e.type === type);
 
-describe('the run loop, with an in-process agent', () => {
+describe.concurrent('the run loop, with an in-process agent', () => {
   it('completes a phase whose session signals done and whose gates pass, in one commit of its work', async () => {
     const out = await run([script({ call: 20_000 }, touch('a.txt'), done, success)]);
     expect(out.exitCode).toBe(EXIT_CODES.success.code);
