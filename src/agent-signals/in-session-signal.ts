@@ -1,22 +1,18 @@
 /**
- * The agent's `debussy done` and `debussy progress` from inside a session, without the full CLI.
- * Every phase runs them from the agent's Bash tool, and the full path (commander, the config
- * loader, the plan parser, the journal fold) costs several times node's own start-up, in the
- * agent's time. This handler takes only the plain, well-formed calls of a session whose run
- * journal is where the environment says: it reads the journal's first event (the run's phases),
- * appends the same event the full command would (signal-records.ts) and answers the same line; a
- * call for a phase other than the session's (DEBUSSY_PHASE_ID) is answered with the same error.
- * Anything else (help, --verify, --plan, an unknown or repeated flag, an unknown phase, a report
- * that is not JSON, no session environment) is declined (undefined), and the full CLI takes the
- * call and explains whatever is wrong.
- *
- * Two callers: the running debussy answering its inbox (signal-inbox.ts, no process started at
- * all), and bin/debussy.js when the inbox is not there (no node start saved, but no full CLI).
+ * The agent's `debussy done` and `debussy progress` from inside a session, answered by the running
+ * debussy itself: the agent's `debussy` (a sh shim) drops the call in the run's inbox
+ * (signal-inbox.ts), and this handler checks it and hands the event to the run's recorder, the one
+ * writer of the run's journal. It takes only the plain, well-formed calls of a session whose run
+ * journal is where the environment says (its first event names the run's phases); a call for a
+ * phase other than the session's (DEBUSSY_PHASE_ID) is answered with the error the full command
+ * gives. Anything else (help, --verify, --plan, an unknown or repeated flag, an unknown phase, a
+ * report that is not JSON, no session environment) is declined (undefined), and the shim runs the
+ * full CLI, which explains whatever is wrong. When no run answers (it has ended or died), the shim
+ * runs the full command, which appends to the journal as a person's `debussy done` does.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { appendEvent } from '../state/journal.js';
 import { isValidRunId, journalPath } from '../state/paths.js';
-import type { SignalStatus } from '../state/events.js';
+import type { NewJournalEvent, SignalStatus } from '../state/events.js';
 import { describeError } from '../errors/describe-error.js';
 import { blockedWithoutReasonWarning, otherPhaseError, progressEvent, progressRecordedLine, signalEvent, signalRecordedLine } from './signal-records.js';
 
@@ -100,11 +96,14 @@ export interface SignalAnswer {
   stderr: string;
 }
 
+/** Hands a signal or progress event to the run (its recorder). */
+export type RecordSignal = (event: NewJournalEvent) => void;
+
 /**
- * Handles `args` (argv after `node debussy.js`) when it is an in-session done/progress this path
- * can take, with the session's `env`. Undefined: declined, nothing written; run the full CLI.
+ * Handles `args` (argv after `debussy`) when it is an in-session done/progress this path can take,
+ * with the session's `env`. Undefined: declined, nothing recorded; the full CLI takes the call.
  */
-export function handleInSessionSignal(args: readonly string[], env: NodeJS.ProcessEnv): SignalAnswer | undefined {
+export function handleInSessionSignal(args: readonly string[], env: NodeJS.ProcessEnv, recordEvent: RecordSignal): SignalAnswer | undefined {
   const [command, ...rest] = args;
   if (command !== 'done' && command !== 'progress') return undefined;
   const root = env.DEBUSSY_PROJECT_ROOT;
@@ -123,7 +122,7 @@ export function handleInSessionSignal(args: readonly string[], env: NodeJS.Proce
     const message = (flags.get('--message') ?? flags.get('--step') ?? '').trim();
     if (message === '') return undefined;
     if (otherPhase !== undefined) return refuse(otherPhase, '');
-    return record(() => appendEvent(journal, progressEvent(phaseId, message, attemptId, env)), progressRecordedLine(phaseId), '');
+    return record(() => recordEvent(progressEvent(phaseId, message, attemptId, env)), progressRecordedLine(phaseId), '');
   }
 
   const status = flags.get('--status') ?? 'completed';
@@ -133,7 +132,7 @@ export function handleInSessionSignal(args: readonly string[], env: NodeJS.Proce
   const warning = status === 'blocked' && !reason ? blockedWithoutReasonWarning() : '';
   if (otherPhase !== undefined) return refuse(otherPhase, warning);
   return record(
-    () => appendEvent(journal, signalEvent({ phaseId, status: status as SignalStatus, attemptId, reason, report: report.report }, env)),
+    () => recordEvent(signalEvent({ phaseId, status: status as SignalStatus, attemptId, reason, report: report.report }, env)),
     signalRecordedLine(phaseId, status as SignalStatus),
     warning,
   );
@@ -153,13 +152,4 @@ function record(append: () => unknown, confirmation: string, warning: string): S
     return refuse(error, warning);
   }
   return { code: 0, stdout: confirmation, stderr: warning };
-}
-
-/** bin/debussy.js: handles and prints, or returns undefined for the full CLI. */
-export function runInSessionSignal(args: readonly string[], env: NodeJS.ProcessEnv): number | undefined {
-  const answer = handleInSessionSignal(args, env);
-  if (answer === undefined) return undefined;
-  if (answer.stderr) process.stderr.write(answer.stderr);
-  if (answer.stdout) process.stdout.write(answer.stdout);
-  return answer.code;
 }

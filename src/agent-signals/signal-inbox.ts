@@ -8,15 +8,15 @@
  *   shim:  writes `.new.ID` (ID: the shim's PID; NUL-separated: project root, run id, attempt id,
  *          phase id, then argv), renames it to `ID.req`, then waits for `ID.code`;
  *   run:   claims `ID.req` by renaming it to `ID.taken` (so a request is handled at most once,
- *          even if the shim gives up at the same moment), handles it with the same handler as
- *          bin/debussy.js, writes `ID.out` and `ID.err`, then `ID.code` (a number, or `fallback`
+ *          even if the shim gives up at the same moment), handles it (in-session-signal.ts: the
+ *          event goes to the run's recorder), writes `ID.out` and `ID.err`, then `ID.code` (a number, or `fallback`
  *          when the handler declines: the shim then runs the full CLI itself).
  * A shim that gets no answer (the run has closed its inbox, or died) takes its request back
  * (renames `ID.req` away) and runs node; a request the run has claimed is always answered.
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, watch, writeFileSync, writeSync, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { handleInSessionSignal, type SignalAnswer } from './in-session-signal.js';
+import { handleInSessionSignal, type RecordSignal, type SignalAnswer } from './in-session-signal.js';
 
 /** The answer's code file says this when the handler declines the call. */
 export const FALLBACK = 'fallback';
@@ -31,12 +31,14 @@ export class SignalInbox {
   private closed = false;
 
   /**
-   * `env`: the run's environment (the agent's is built from it), for redaction. `beforeAnswer`:
-   * runs before each request is handled (the run puts its journal back if it went missing).
+   * `env`: the run's environment (the agent's is built from it), for redaction. `record`: the
+   * run's recorder, which writes each answered signal to the journal. `beforeAnswer`: runs before
+   * each request is handled (the run puts its journal back if it went missing).
    */
   constructor(
     readonly dir: string,
     private readonly env: NodeJS.ProcessEnv,
+    private readonly record: RecordSignal,
     private readonly beforeAnswer: () => void = () => {},
   ) {}
 
@@ -82,7 +84,7 @@ export class SignalInbox {
       this.beforeAnswer();
       const [root, runId, attemptId, phaseId, ...args] = readFileSync(taken, 'utf8').split('\0').slice(0, -1);
       const env = { ...this.env, DEBUSSY_PROJECT_ROOT: root, DEBUSSY_RUN_ID: runId, DEBUSSY_ATTEMPT_ID: attemptId, DEBUSSY_PHASE_ID: phaseId };
-      answer = root && runId && attemptId ? handleInSessionSignal(args, env) : undefined;
+      answer = root && runId && attemptId ? handleInSessionSignal(args, env, this.record) : undefined;
     } catch {
       answer = undefined; // unreadable: the full CLI will say what is wrong
     }

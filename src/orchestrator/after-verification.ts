@@ -5,7 +5,7 @@
  * carries out what this returns. Refusals in the session that claimed completion stop the run
  * (exit 7) when something is unmet, or when the phase has no gates to check the claim with.
  */
-import { describeRefusals } from '../permissions/refusals.js';
+import { describeRefusals } from '../agent/refusals.js';
 import { FAILURE_CLASSES } from '../recovery/failure-class.js';
 
 export interface VerificationInput<Gate extends { name: string }> {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shimScript } from '../agent-signals/shim-script.js';
 import { shellQuote } from '../text/shell-quote.js';
+import { sessionEnvFile } from '../agent/claude/claude-env-file.js';
 import type { SignalInbox } from '../agent-signals/signal-inbox.js';
 
 /** Absolute path of bin/debussy.js of this installation. */
@@ -33,9 +34,6 @@ export function writeDebussyShim(dir: string, inbox?: SignalInbox, userEnvFile: 
   return dir;
 }
 
-export function sessionEnvFile(shimDir: string): string {
-  return path.join(shimDir, 'session-env.sh');
-}
 
 export interface AgentEnvInput {
   base: NodeJS.ProcessEnv;

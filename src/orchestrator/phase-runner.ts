@@ -20,7 +20,7 @@ import { buildAgentEnv } from './agent-environment.js';
 import { decideNextStep, type NextStep } from './next-step.js';
 import { notifyGiveUp } from './give-up-notice.js';
 import { checkNotes } from './notes-check.js';
-import { describeRefusals } from '../permissions/refusals.js';
+import { describeRefusals } from '../agent/refusals.js';
 import { decideAfterVerification } from './after-verification.js';
 import { decideRecovery, sessionFailed } from './session-failure.js';
 import { PhaseCommits } from './phase-commits.js';

@@ -8,9 +8,6 @@ import type { DebussyConfig } from '../config/index.js';
 import { PlanError, PrerequisiteError } from '../errors/index.js';
 import { hasTrackedChanges, isGitRepo, workingTreeStatus } from '../git/index.js';
 import { auditPlan, findingsForSelection, formatFinding, selectedPhaseIds, type Phase, type PhaseSelection, type Plan } from '../plan/index.js';
-import { DEBUSSY_TOOL_RULES } from '../agent/claude-args.js';
-import { bashVerdict, editVerdict, type PermissionSettings } from '../permissions/rule-check.js';
-import { docFile } from '../install/package-files.js';
 
 export interface AuditedPlan {
   plan: Plan;
@@ -62,34 +59,3 @@ export function gateCommandsOf(phases: readonly Phase[]): string[] {
   return [...new Set(commands.filter((command) => command !== ''))];
 }
 
-/** What of the config decides claude's permissions. */
-export type PermissionConfig = Pick<DebussyConfig, 'permission_mode' | 'allowed_tools' | 'disallowed_tools' | 'claude_args'>;
-
-export function permissionSettingsOf(config: PermissionConfig): PermissionSettings {
-  return {
-    mode: config.permission_mode,
-    allowedTools: [...config.allowed_tools, ...DEBUSSY_TOOL_RULES],
-    disallowedTools: config.disallowed_tools,
-    skipsChecks: config.claude_args.includes('--dangerously-skip-permissions'),
-  };
-}
-
-/**
- * One line when the configured permissions would refuse what the agent needs: editing files,
- * running the gates' commands to check its work (debussy runs the gates itself, but an agent that
- * cannot run them works blind), and its own `debussy done`. A warning: the user's Claude Code
- * settings files may allow more than debussy can see.
- */
-export function permissionWarning(config: PermissionConfig, gateCommands: readonly string[]): string | undefined {
-  const settings = permissionSettingsOf(config);
-  const refusedGates = [...new Set(gateCommands)].filter((command) => bashVerdict(settings, command) === 'refused');
-  const refused = [
-    ...(editVerdict(settings) === 'refused' ? ['file edits (Write, Edit)'] : []),
-    ...(bashVerdict(settings, 'debussy done') === 'refused' ? ['`debussy done` calls'] : []),
-    ...(refusedGates.length === 0 ? [] : [`gate command${refusedGates.length === 1 ? '' : 's'} ${refusedGates.slice(0, 3).map((c) => `\`${c}\``).join(', ')}${refusedGates.length > 3 ? ` and ${refusedGates.length - 3} more` : ''}`]),
-  ];
-  if (refused.length === 0) return undefined;
-  const mode = config.permission_mode === undefined ? 'permission_mode unset' : `permission_mode ${config.permission_mode}`;
-  const list = refused.length === 1 ? refused[0] : `${refused.slice(0, -1).join(', ')} and ${refused[refused.length - 1]}`;
-  return `claude would refuse the agent's ${list} (${mode}, ${config.allowed_tools.length} allowed_tools rule(s)) unless your Claude Code settings allow them: see ${docFile('permissions.md')}`;
-}

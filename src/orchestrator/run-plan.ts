@@ -164,9 +164,9 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     }
 
     const previousEvents = priorInterrupted && previous ? (await readJournal(journalPath(root, previous.runId))).events : [];
-    // The agent's done/progress are answered here, in process (agent-signals/signal-inbox.ts).
+    // The agent's done/progress are answered here, in process, and recorded by the run (agent-signals/signal-inbox.ts).
     // They live outside the work tree (liveRunDir), so an agent that cleans it keeps its debussy.
-    const runInbox = new SignalInbox(path.join(live, 'inbox'), input.env, () => recorder.check()).start();
+    const runInbox = new SignalInbox(path.join(live, 'inbox'), input.env, (event) => recorder.record(event), () => recorder.check()).start();
     inbox = runInbox;
     const shimDir = writeDebussyShim(path.join(live, 'bin'), runInbox);
     const projectJournal = { keeper: new JournalKeeper(projectJournalPath(root)).adopt(), shown: path.relative(root, projectJournalPath(root)) };

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { apiErrorMessage, describeCompaction, describeLogFailure, sessionLogPaths, type AgentDriver, type AgentEvent, type AgentSession, type SessionEnd, type StopCause } from '../agent/index.js';
 import { ActivityTrail } from '../checkpoint/last-activity.js';
 import { ContextMonitor, createDisplaySnapshot, describeCrossing, type ContextCrossing, type ContextSnapshot, type TokenCalibration } from '../context/index.js';
-import { RefusalTracker, type Refusal } from '../permissions/refusals.js';
+import { RefusalTracker, type Refusal } from '../agent/refusals.js';
 import { eventForDisplay } from '../report/display-event.js';
 import type { Reporter } from '../report/reporter.js';
 import type { RunRecorder } from './run-recorder.js';

@@ -8,7 +8,7 @@
  */
 import { FAILURE_CLASSES, type FailureClass, type FailureSeverity } from './failure-class.js';
 import type { SessionEnd, StopCause } from '../agent/agent-session.js';
-import { describeRefusals, type Refusal } from '../permissions/refusals.js';
+import { describeRefusals, type Refusal } from '../agent/refusals.js';
 import type { Redactor } from '../redact/index.js';
 import { cutText } from '../redact/redact-then-cut.js';
 import { parseRetryHint } from './retry-hint.js';

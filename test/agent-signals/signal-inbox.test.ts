@@ -26,6 +26,9 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'debussy-inbox-'));
   journal = journalPath(dir, RUN_ID);
   appendEvent(journal, { type: 'run_started', runId: RUN_ID, planPath: path.join(dir, 'MASTER_PLAN.md'), planName: 'Inbox', phaseIds: ['1', '2'], options: {} });
+  // The plan the run follows: the full command (a shim no run answers) reads it.
+  writeFileSync(path.join(dir, 'MASTER_PLAN.md'), '# Inbox\n\n| Phase | Title | Status | Depends On |\n|---|---|---|---|\n| 1 | [One](phase-1.md) | Pending | - |\n| 2 | [Two](phase-2.md) | Pending | 1 |\n');
+  for (const id of ['1', '2']) writeFileSync(path.join(dir, `phase-${id}.md`), `# Phase ${id}\n\n## Tasks\n- [ ] work\n\n## Gates\n- check: passes (command: \`true\`)\n`);
   nodeStarts = path.join(dir, 'node-starts.txt');
   writeFileSync(nodeStarts, '');
   fakeNode = path.join(dir, 'fake-node');
@@ -47,7 +50,7 @@ function writeShim(runPid = process.pid): string {
 }
 
 function startInbox(): SignalInbox {
-  inbox = new SignalInbox(path.join(dir, 'inbox'), { ...process.env, SERVICE_TOKEN: 'tok-0123456789abcdef' }).start();
+  inbox = new SignalInbox(path.join(dir, 'inbox'), { ...process.env, SERVICE_TOKEN: 'tok-0123456789abcdef' }, (event) => appendEvent(journal, event)).start();
   return inbox;
 }
 

@@ -1,13 +1,17 @@
 /**
- * The agent's done/progress from inside a session take the lean path in bin/debussy.js
- * (src/agent-signals/in-session-signal.ts). Each well-formed call must record and print exactly what the
- * full command does; every other call must reach the full CLI and its explanation.
+ * The agent's done/progress from inside a session: the session's `debussy` shim hands the call to
+ * the run's inbox, which answers it in the run's process and records it through the run's
+ * recorder (here: the same journal append the recorder makes, without its seal). Each well-formed
+ * call must record and print exactly what the full command does; every other call must reach the
+ * full CLI (the shim runs it) and its explanation.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendEvent, journalPath } from '../../src/state/index.js';
-import { debussy, expectNoStack, git, initRepo, REPO_ROOT, runCommand, tempDir, type CliResult } from './cli-harness.js';
+import { SignalInbox } from '../../src/agent-signals/signal-inbox.js';
+import { writeDebussyShim } from '../../src/orchestrator/agent-environment.js';
+import { expectNoStack, git, initRepo, REPO_ROOT, runCommand, tempDir, type CliResult } from './cli-harness.js';
 
 const VALID_PLAN = path.join(REPO_ROOT, 'test/fixtures/plans/valid');
 const FULL_CLI = path.join(REPO_ROOT, 'dist/cli/start.js');
@@ -17,6 +21,8 @@ const ATTEMPT_ID = '1-a1';
 let work: { dir: string; cleanup(): void };
 let journal: string;
 let sessionEnv: Record<string, string>;
+let inbox: SignalInbox;
+let shim: string;
 
 beforeEach(() => {
   work = tempDir();
@@ -27,8 +33,19 @@ beforeEach(() => {
   journal = journalPath(work.dir, RUN_ID);
   appendEvent(journal, { type: 'run_started', runId: RUN_ID, planPath: path.join(work.dir, 'plans/valid/MASTER_PLAN.md'), planName: 'Greeting Service', phaseIds: ['1', '2', '3'], options: {} });
   sessionEnv = { DEBUSSY_PROJECT_ROOT: work.dir, DEBUSSY_RUN_ID: RUN_ID, DEBUSSY_ATTEMPT_ID: ATTEMPT_ID, DEBUSSY_PHASE_ID: '1', SERVICE_TOKEN: 'tok-0123456789abcdef' };
+  const live = path.join(work.dir, '.git', 'debussy-test-live');
+  inbox = new SignalInbox(path.join(live, 'inbox'), { ...process.env, ...sessionEnv }, (event) => appendEvent(journal, event)).start();
+  shim = path.join(writeDebussyShim(path.join(live, 'bin'), inbox, ''), 'debussy');
 });
-afterEach(() => work.cleanup());
+afterEach(() => {
+  inbox.close();
+  work.cleanup();
+});
+
+/** The call as the agent makes it: the session's shim, answered by the run's inbox (or the full CLI when it declines). */
+function inSession(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+  return runCommand(shim, [...args], { cwd: work.dir, env: { ...process.env, ...env } });
+}
 
 /** The full CLI, bypassing bin/debussy.js and its lean path. */
 function fullCli(args: string[], env: Record<string, string>): Promise<CliResult> {
@@ -73,7 +90,7 @@ describe('debussy done/progress inside a session', () => {
   it.each(WELL_FORMED.map((args) => [args.join(' '), args] as const))('%s records and prints what the full command does', async (_name, args) => {
     // Each call from a session of the phase it names.
     const env = { ...sessionEnv, DEBUSSY_PHASE_ID: phaseArg(args) };
-    const lean = await debussy(args, { cwd: work.dir, env });
+    const lean = await inSession(args, env);
     const leanEvents = recorded();
     truncateToRunStarted();
     const full = await fullCli(args, env);
@@ -87,13 +104,13 @@ describe('debussy done/progress inside a session', () => {
     expect(JSON.stringify(leanEvents)).not.toMatch(/tok-0123456789abcdef|hunter2|abcdef123456/);
   });
 
-  it('takes the lean path: a broken config file does not stop the signal of a running session', async () => {
+  it('is answered by the run: a broken config file does not stop the signal of a running session', async () => {
     // The run read its config when it started; the full command would re-read it and fail.
     mkdirSync(path.join(work.dir, '.debussy'), { recursive: true });
     writeFileSync(path.join(work.dir, '.debussy/config.yaml'), 'context_threshold: [oops\n');
     const full = await fullCli(['done', '--phase', '1'], sessionEnv);
     expect(full.code).toBe(2);
-    const lean = await debussy(['done', '--phase', '1'], { cwd: work.dir, env: sessionEnv });
+    const lean = await inSession(['done', '--phase', '1'], sessionEnv);
     expect(lean.code).toBe(0);
     expect(recorded()).toEqual([{ type: 'signal', phaseId: '1', status: 'completed', attemptId: ATTEMPT_ID, v: 1 }]);
   });
@@ -108,7 +125,7 @@ describe('debussy done/progress inside a session', () => {
     [['progress', '--phase', '1'], 2, /progress needs a message/],
     [['progress', '--phase', '1', '--message', '   '], 2, /progress needs a message/],
   ] as const)('%j goes to the full CLI and its explanation (exit %i), recording nothing', async (args, code, message) => {
-    const result = await debussy([...args], { cwd: work.dir, env: sessionEnv });
+    const result = await inSession([...args], sessionEnv);
     expect(result.code).toBe(code);
     expect(result.stderr).toMatch(message);
     expectNoStack(result);
@@ -120,7 +137,7 @@ describe('debussy done/progress inside a session', () => {
     [['done', '--phase=3', '--status', 'blocked'], 'this session runs phase 1, not phase 3: `debussy done --phase 1` signals it; nothing was recorded'],
     [['progress', '--phase', '2', '--message', 'x'], 'this session runs phase 1, not phase 2: `debussy progress --phase 1 --message ...` records its progress; nothing was recorded'],
   ] as const)('%j from a session of phase 1 is answered with the running phase, exit 2, on both paths; nothing recorded', async (args, message) => {
-    const lean = await debussy([...args], { cwd: work.dir, env: sessionEnv });
+    const lean = await inSession([...args], sessionEnv);
     expect(recorded()).toEqual([]);
     const full = await fullCli([...args], sessionEnv);
     expect(recorded()).toEqual([]);
@@ -131,7 +148,7 @@ describe('debussy done/progress inside a session', () => {
   });
 
   it('done --verify for another phase is answered before any gate runs', async () => {
-    const result = await debussy(['done', '--phase', '2', '--verify'], { cwd: work.dir, env: sessionEnv });
+    const result = await inSession(['done', '--phase', '2', '--verify'], sessionEnv);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('debussy: this session runs phase 1, not phase 2: `debussy done --phase 1` signals it; nothing was recorded\n');
@@ -139,14 +156,14 @@ describe('debussy done/progress inside a session', () => {
   });
 
   it('--help is the full help', async () => {
-    const result = await debussy(['done', '--help'], { cwd: work.dir, env: sessionEnv });
+    const result = await inSession(['done', '--help'], sessionEnv);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('--verify');
   });
 
   it('a journal that is not this run\'s goes to the full CLI', async () => {
     writeFileSync(journal, `${JSON.stringify({ type: 'run_started', runId: 'another-run', planPath: 'x', planName: 'x', phaseIds: ['1'], options: {}, v: 1, ts: new Date().toISOString(), pid: 1 })}\n`);
-    const lean = await debussy(['progress', '--phase', '1', '--message', 'x'], { cwd: work.dir, env: sessionEnv });
+    const lean = await inSession(['progress', '--phase', '1', '--message', 'x'], sessionEnv);
     const full = await fullCli(['progress', '--phase', '1', '--message', 'x'], sessionEnv);
     expect(lean.code).toBe(full.code);
     expect(lean.stderr).toBe(full.stderr);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, type DebussyConfig } from '../../src/config/index.js';
-import { permissionWarning } from '../../src/orchestrator/preflight.js';
+import { permissionWarning } from '../../src/agent/claude/claude-permissions.js';
 
 const config = (over: Partial<DebussyConfig>): DebussyConfig => ({ ...defaultConfig(), ...over });
 

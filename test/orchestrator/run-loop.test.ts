@@ -16,7 +16,7 @@ import { parsePlan } from '../../src/plan/index.js';
 import type { JournalEvent, RunState } from '../../src/state/index.js';
 import { journalPath, loadRun, readJournal } from '../../src/state/index.js';
 import { inProcessAgent, type InProcessAgent, type ScriptStep, type SessionScript } from '../support/in-process-agent.js';
-import { planFiles, type PhaseSpec } from '../e2e/e2e-project.js';
+import { planFiles, type PhaseSpec } from '../support/plan-files.js';
 import { git, tempGitRepo, type TempDir } from '../support/temp-git-repo.js';
 
 let stateDir: string;

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { E2E_TESTS } from '../../vitest.config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const RUNS_A_BINARY = /DEBUSSY_BIN|CLAUDE_BIN|bin\/debussy\.js|node_modules\/\.bin\/|\.ci\/run|scripts\/demo|['"]dist['"]|\bdist\/[\w-]+/;
+const RUNS_A_BINARY = /DEBUSSY_BIN|CLAUDE_BIN|bin\/debussy\.js|node_modules\/\.bin\/|\.ci\/run|scripts\/demo|['"]dist['"]|['"`/]dist\/[\w-]+/;
 
 /** A glob of E2E_TESTS as a regular expression: `**` any path, `*` any name. */
 function globPattern(glob: string): RegExp {

@@ -2,7 +2,7 @@
  * An agent that runs in the test's own process, behind the same seam as Claude Code
  * (src/agent/agent-driver.ts). Each session plays a script of steps: model calls with a context
  * size, text, tool calls that may touch the work tree, the agent's `debussy done` / `progress`
- * (through the same in-session handler the real shim reaches), and an end (a result, a crash, an
+ * (the session's real `debussy` shim, answered by the run's inbox), and an end (a result, a crash, an
  * API error, a usage limit). A graceful stop is honoured after the running step, as claude honours
  * it after the running tool; an immediate stop cuts the script at once. No process starts, so the
  * orchestrator's decisions can be table-tested in milliseconds.
@@ -10,7 +10,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentDriver, AgentEvent, AgentLaunch, AgentSession, SessionEnd } from '../../src/agent/index.js';
-import { handleInSessionSignal } from '../../src/agent-signals/in-session-signal.js';
+import { execFile } from 'node:child_process';
 
 export type ScriptStep =
   /** One model call that saw `context` tokens (input + cache), answering with `output` tokens. */
@@ -165,7 +165,7 @@ class ScriptedSession implements AgentSession {
         step.run?.(this.launch.cwd);
         this.emit({ type: 'tool_result', toolUseId, isError: step.isError === true, text: step.result ?? '' });
       } else if ('progress' in step) {
-        this.answers.push(this.signal(['progress', '--phase', phase, '--message', step.progress]));
+        this.answers.push(await this.signal(['progress', '--phase', phase, '--message', step.progress]));
       } else if ('end' in step) {
         result = {
           type: 'result', subtype: step.end === 'success' ? 'success' : 'error_during_execution', isError: step.end !== 'success', sessionId,
@@ -201,7 +201,7 @@ class ScriptedSession implements AgentSession {
         while (!this.stopRequested && !this.killed) await new Promise<void>((resolve) => (this.wake = resolve));
         break;
       } else {
-        this.answers.push(this.signal(['done', '--phase', step.phase ?? phase, '--status', step.done, ...(step.reason === undefined ? [] : ['--reason', step.reason])]));
+        this.answers.push(await this.signal(['done', '--phase', step.phase ?? phase, '--status', step.done, ...(step.reason === undefined ? [] : ['--reason', step.reason])]));
       }
     }
     if (this.killed) outcome = 'killed';
@@ -227,10 +227,13 @@ class ScriptedSession implements AgentSession {
     };
   }
 
-  /** The agent's own `debussy done`/`progress`, answered by the handler the run's inbox uses. */
-  private signal(args: string[]): { code: number; stdout: string; stderr: string } {
-    const answer = handleInSessionSignal(args, this.launch.env);
-    if (answer === undefined) throw new Error(`the in-session handler declined: ${args.join(' ')}`);
-    return answer;
+  /** The agent's own `debussy done`/`progress`: the shim on its PATH, as the agent's shell runs it. */
+  private signal(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(path.join(this.launch.shimDir, 'debussy'), args, { cwd: this.launch.cwd, env: this.launch.env }, (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      });
+    });
   }
 }

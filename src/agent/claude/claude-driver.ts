@@ -6,12 +6,12 @@
 import type { DebussyConfig } from '../../config/index.js';
 import { PrerequisiteError } from '../../errors/index.js';
 import { findExecutable } from '../../process/find-executable.js';
-import { permissionWarning } from '../../orchestrator/preflight.js';
+import { permissionWarning } from './claude-permissions.js';
 import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
 import { startAgentSession, type AgentSession } from '../agent-session.js';
 import { buildClaudeArgs, type ClaudePermissions } from '../claude-args.js';
 import { hooksOffWarning, settingsError, userSettingsProblem } from '../session-settings.js';
-import { sessionEnvFile } from '../../orchestrator/agent-environment.js';
+import { sessionEnvFile } from './claude-env-file.js';
 
 /** What of debussy's config the claude driver reads. */
 export type ClaudeDriverConfig = Pick<

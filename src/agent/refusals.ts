@@ -4,8 +4,8 @@
  * a permission prompt, so such a call is refused and the session goes on as if nothing happened;
  * debussy counts them so a phase that could not act is reported as such, not as a forgetful agent.
  */
-import type { AgentEvent } from '../agent/agent-events.js';
-import { summarizeToolUse } from '../agent/tool-summary.js';
+import type { AgentEvent } from './agent-events.js';
+import { summarizeToolUse } from './tool-summary.js';
 
 export interface Refusal {
   toolUseId: string | undefined;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newStreamParseState, parseStreamLine, type AgentEvent } from '../../src/agent/index.js';
-import { describeRefusals, isPermissionRefusal, RefusalTracker } from '../../src/permissions/refusals.js';
+import { describeRefusals, isPermissionRefusal, RefusalTracker } from '../../src/agent/refusals.js';
 
 const FIXTURE = path.join(import.meta.dirname, '..', 'fixtures', 'permissions', 'refusals.ndjson');
 
