@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '../../src/redact/index.js';
+import { shellQuote } from '../../src/text/shell-quote.js';
 import { SECRET_FORMS } from '../fixtures/secrets/corpus.js';
 
 const redact = createRedactor({});
@@ -34,5 +35,22 @@ describe('the secret corpus (test/fixtures/secrets/corpus.ts)', () => {
     const parsed = JSON.parse(out) as { message: { content: Array<{ content: string }> } };
     const content = parsed.message.content[0]?.content ?? '';
     for (const secret of form.secrets) expect(content).not.toContain(secret);
+  });
+
+  // A file's lines in a raw stream line: the form starts after an escaped newline (`...\nmysql -p...`),
+  // where the `n` of the escape is a word character.
+  it.each(forms)('%s: %s, on a later line of a raw stream line', (_family, _name, form) => {
+    const out = redact(rawStreamLine(`$ cat notes\n${form.text}`));
+    for (const secret of form.secrets) expect(out).not.toContain(secret);
+  });
+
+  // As a shell word: a command that prints it (`printf '%s\n' 'PASS='\''x'\'''`), quotes and all.
+  it.each(forms)('%s: %s, shell-quoted in a command', (_family, _name, form) => {
+    const command = `printf '%s\\n' ${shellQuote(form.text)}`;
+    // Also as a Bash tool's input in a raw stream line, where each backslash is doubled.
+    for (const text of [command, JSON.stringify({ command })]) {
+      const out = redact(text);
+      for (const secret of form.secrets) expect(out).not.toContain(secret);
+    }
   });
 });
