@@ -1,10 +1,11 @@
 /**
  * One line that says what a tool call does, for people: "Bash: npm test", "Edit: src/x.ts".
  * Pure; paths under the session's cwd are shown relative to it. The detail is redacted whole
- * before it is cut to one short line, so a secret in a command never leaves its start behind.
+ * before it is folded and cut to one short line, so a secret in a command never leaves its start
+ * behind.
  */
 import path from 'node:path';
-import { redactThenCut, type Redactor } from '../redact/index.js';
+import { cutText, type Redactor } from '../redact/index.js';
 import { oneLine } from '../text/one-line.js';
 import { isRecord, stringField, arrayField, type JsonRecord } from './json-fields.js';
 
@@ -12,8 +13,9 @@ const MAX_DETAIL = 120;
 
 const keepText: Redactor = (text) => text;
 
+/** Redacted before it is folded, too: a folded text loses the lines a form is known by (a PEM key's tail). */
 function shownDetail(text: string, redact: Redactor): string {
-  return redactThenCut(oneLine(text), MAX_DETAIL, redact);
+  return cutText(oneLine(redact(text)), MAX_DETAIL);
 }
 
 function shownPath(file: string, cwd: string | undefined): string {

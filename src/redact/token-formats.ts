@@ -66,8 +66,11 @@ export function isEncodedPrivateKey(base64: string): boolean {
   return /PRIVATE KEY/.test(Buffer.from(base64.slice(0, 80), 'base64').toString('latin1'));
 }
 
-/** Webhook URLs whose path is the credential (Slack, Discord): the host stays, the path goes. */
-export const WEBHOOK = '(\\bhttps?://(?:hooks\\.slack\\.com/(?:services|workflows|triggers)/|(?:[a-z]+\\.)?discord(?:app)?\\.com/api/webhooks/))(?!\\[REDACTED)[A-Za-z0-9/_-]+';
+/**
+ * Webhook URLs whose path is the credential (Slack, Discord): the host stays, the path goes. Also
+ * at the start of a JSON-escaped line (`\\nhttps://...`, where `\\b` finds no word start).
+ */
+export const WEBHOOK = '((?:\\b|(?<=\\\\[ntr]))https?://(?:hooks\\.slack\\.com/(?:services|workflows|triggers)/|(?:[a-z]+\\.)?discord(?:app)?\\.com/api/webhooks/))(?!\\[REDACTED)[A-Za-z0-9/_-]+';
 
 /**
  * `Authorization: Bearer x`, `Basic x` anywhere. The scheme stays so the log still reads. A

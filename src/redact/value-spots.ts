@@ -15,13 +15,20 @@ import { hidesValue, type ValuePlace } from './secret-values.js';
 const ESCAPED_CHAR = '(?:[^"\\\\\\n]|\\\\[^\\n])';
 
 /**
+ * A quoted value inside a single-quoted shell word, where each `'` is written `'\''` (`sh -c
+ * 'export PASS='\''x'\'''`): matched whole, or its first `'\'` would be taken for the value. Its
+ * backslash is doubled in JSON (a Bash tool's input in a raw stream line).
+ */
+const SHELL_QUOTED = "'\\\\+''[^'\\n]*'\\\\+''";
+
+/**
  * A value: quoted (also JSON-escaped, `\"...\"` as in a raw stream line, or deeper, `\\\"...\\\"`
  * as a JSON string inside one; a quote with no end runs to the end of the line, or of the JSON
  * string) or bare (never past a backslash: in a raw line `\n` ends it). Never one already redacted.
  */
 const VALUE =
   '(?!(?:\\\\*["\'])?\\[REDACTED)' +
-  `((?<bs>\\\\+)(?<q>["'])(?:${ESCAPED_CHAR}*?\\k<bs>\\k<q>|${ESCAPED_CHAR}+)|"(?:[^"\\n]*"|[^"\\n]+)|'(?:[^'\\n]*'|[^'\\n]+)|[^\\s,;&"'})\\]\\\\]+)`;
+  `((?<bs>\\\\+)(?<q>["'])(?:${ESCAPED_CHAR}*?\\k<bs>\\k<q>|${ESCAPED_CHAR}+)|"(?:[^"\\n]*"|[^"\\n]+)|${SHELL_QUOTED}|'(?:[^'\\n]*'|[^'\\n]+)|[^\\s,;&"'})\\]\\\\]+)`;
 
 /**
  * At a separator: the name before it (group 1, a run of name characters: `DB_PASS`,
@@ -37,9 +44,9 @@ const HEADER_VALUE = /[ \t]*(\\?["']?)(?!\[REDACTED)([^\n"'\\]*)/y;
 /** At a flag: `-u`/`--user` and `user:` (group 1) and the password (group 2); mysql's `-p` and its password (group 3); a flag's name (group 4) and value (group 5). */
 const FLAG = new RegExp(
   '(?:-u|--user)[ \\t]+(\\\\?["\']?[^\\s:"\'\\\\]*:)(?!\\[REDACTED)([^\\s"\'\\\\]+)' +
-  '|(?<=\\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb|mariadb-dump)\\b[^\\n|;&]*\\s)-p(?!\\[REDACTED)([^\\s"\'\\\\-][^\\s"\'\\\\]*)' +
+  '|(?<=(?:\\b|(?<=\\\\[ntr]))(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb|mariadb-dump)\\b[^\\n|;&]*\\s)-p(?!\\[REDACTED)([^\\s"\'\\\\-][^\\s"\'\\\\]*)' +
   '|--?([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)[ \\t]+(?!-)' +
-  `(\\\\"(?:${ESCAPED_CHAR}*\\\\"|${ESCAPED_CHAR}+)|"[^"\\n]*"?|'[^'\\n]*'?|(?!\\[REDACTED)[^\\s"'<>|;&)]+)`,
+  `(\\\\"(?:${ESCAPED_CHAR}*\\\\"|${ESCAPED_CHAR}+)|"[^"\\n]*"?|${SHELL_QUOTED}|'[^'\\n]*'?|(?!\\[REDACTED)[^\\s"'<>|;&)]+)`,
   'y',
 );
 
@@ -56,7 +63,7 @@ export interface SpotRedaction {
 
 /** `value` hidden, keeping its quotes (an unterminated quote keeps only its opening). */
 function hiddenValue(value: string, redacted: string): string {
-  const open = /^\\*["']/.exec(value)?.[0] ?? '';
+  const open = /^(?:'\\+''|\\*["'])/.exec(value)?.[0] ?? '';
   const close = open !== '' && value.length >= open.length * 2 && value.endsWith(open) ? open : '';
   return `${open}${redacted}${close}`;
 }

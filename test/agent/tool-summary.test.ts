@@ -42,6 +42,14 @@ describe('summarizeToolUse redacts the whole detail before it cuts it', () => {
     expect(summarizeToolUse('Bash', { command }, undefined)).toContain(visibleIfCutFirst);
   });
 
+  it('a multi-line command is redacted before it is folded: the tail of a private key is known by its lines', () => {
+    const body = ['wQEhgWLIFxJW9app8dY+3xZzMbnqr2YtbgtcUsSh5lm/eM9IjlWBl132zN4t8+wV', 'xx2hDnk44CJxqviOstSP5SVG/lrtLgRWq2D8M3dZE9N2CLDHt+7jzJYudEVWbjsm'];
+    const command = `printf '%s\\n' '$ tail -3 id_rsa\n${body.join('\n')}\n-----END RSA PRIVATE KEY-----'`;
+    const summary = summarizeToolUse('Bash', { command }, undefined, redact);
+    expect(summary).toContain('$ tail -3 id_rsa [REDACTED]');
+    expect(summary).not.toContain(body[0]?.slice(0, 10));
+  });
+
   it('a summary without a secret reads as before', () => {
     expect(summarizeToolUse('Bash', { command: 'npm test' }, undefined, redact)).toBe('Bash: npm test');
   });

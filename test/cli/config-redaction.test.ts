@@ -6,6 +6,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SECRET_FORMS } from '../fixtures/secrets/corpus.js';
+import { piecesFound, secretPieces } from '../support/secret-pieces.js';
 import { debussy, expectNoStack, initRepo, tempDir, type CliResult } from './cli-harness.js';
 
 // Fixtures of our own, shaped like the real formats (none of them is a live credential).
@@ -73,6 +75,38 @@ describe('debussy config hides secrets', () => {
     expect(args[3]).toBe('Authorization: Bearer [REDACTED]');
     expect(parsed.values.notify_webhook?.value).toMatch(/^https:\/\/alerts:\[REDACTED\]@ntfy\.example\.com\//);
     expect(parsed.values.max_restarts).toEqual({ value: 3, source: 'default' });
+  });
+});
+
+/** The `.env` lines of the corpus as an environment: what an inline `--settings '{"env": {...}}'` carries. */
+function corpusEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const form of SECRET_FORMS.filter((f) => f.family === 'env-file')) {
+    for (const line of form.text.split('\n')) {
+      const match = /^(?:export )?([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+      if (match?.[1] !== undefined && match[2] !== undefined) env[match[1]] = match[2].replace(/^(["'])(.*)\1$/, '$2');
+    }
+  }
+  return env;
+}
+
+describe('debussy config hides every form of the secret corpus (issue 22)', () => {
+  // Each form as a gate command (`PGPASSWORD=... psql`, `curl -u user:pw`, a .env line...), and the
+  // .env forms as the env of an inline --settings JSON in claude_args, in both of its spellings.
+  const settings = JSON.stringify({ env: { OPENAI_KEY: 'sHPyy2tUPlkUrf7uXq9', ...corpusEnv() }, model: 'sonnet' });
+  const config = {
+    claude_args: ['--settings', settings, `--settings=${settings}`],
+    gates: Object.fromEntries(SECRET_FORMS.map((form, index) => [`g${index}`, form.text])),
+  };
+  const forms = [...SECRET_FORMS, { name: 'OPENAI_KEY in --settings', family: 'json' as const, text: '', secrets: ['sHPyy2tUPlkUrf7uXq9'], keeps: [] }];
+
+  it.each([['config'], ['config', '--json']])('debussy %s %s: no piece of any secret; the commands still read', async (...args) => {
+    writeConfig(config);
+    const result = await debussy(args, { cwd: work.dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(corpusEnv().PGPASSWORD, 'the corpus has a PGPASSWORD line').toBeDefined();
+    expect(piecesFound(result.stdout + result.stderr, secretPieces(forms))).toEqual([]);
+    for (const kept of ['psql -h db.internal', 'PGPASSWORD=', 'OPENAI_KEY', 'db.internal:5432/app', 'AWS_REGION', 'eu-west-1']) expect(result.stdout).toContain(kept);
   });
 });
 
