@@ -129,6 +129,14 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   };
 
   const finish = async (result: PhaseResult): Promise<PhaseResult> => {
+    // Whatever ends the phase unfinished, its work is committed or carried, and the next run
+    // resumes it from its checkpoint (resume-plan.ts). An abort is outside the phase's work (a
+    // rejected key, an invalid request, the breaker): its work is saved as at an interrupt.
+    if (result.status === 'aborted') await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', reason: result.reason });
+    if (result.status === 'failed' && config.commit_on_failure) {
+      await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_failed', reason: result.reason });
+    }
+    if (result.status !== 'completed') await commits.recordLeftAtStop();
     if (result.status === 'paused') {
       // A budget or a usage limit: the phase stays in progress, the next run resumes it.
       ctx.reporter.notice('error', `${result.reason}\n${result.hint}`);
@@ -145,9 +153,6 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         exitCode: exitCodeOf(exitKind),
         wholeRun: result.status === 'aborted',
       });
-    }
-    if (result.status === 'failed' && config.commit_on_failure) {
-      await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_failed', reason: result.reason });
     }
     const reason = 'reason' in result ? result.reason : undefined;
     const status = result.status === 'interrupted' ? 'in_progress' : result.status === 'aborted' ? 'failed' : result.status;

@@ -19,7 +19,7 @@ import type { PhaseContext, PhaseResult } from './phase-context.js';
 import { runPhase } from './phase-runner.js';
 import { checkPrerequisites, gateCommandsOf, permissionWarning } from './preflight.js';
 import { reclaimDeadRun } from './reclaim-dead-run.js';
-import { planResume } from './resume-plan.js';
+import { continuesRun, planResume } from './resume-plan.js';
 import { checkPlanChange } from './plan-change-check.js';
 import { checkAtRunEnd } from './regression-check.js';
 import { readPlanFingerprint } from '../plan/read-fingerprint.js';
@@ -58,13 +58,13 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   if (input.startAt) requirePhase(plan, input.startAt, '--phase');
   const priced = withPriceOverrides(config.prices);
   if (priced.problems.length > 0) throw new ConfigError(priced.problems.join('; '), `Fix the prices entry (see ${docFile('budgets.md')}).`);
-  // An interrupted run's uncommitted changes are its agent's work, not the user's: resuming it
-  // takes them on (they go into the phase's next commit) instead of refusing a dirty tree.
+  // The uncommitted changes of a run this one continues (interrupted, or a phase it left
+  // unfinished) are its agent's work, not the user's: resuming takes them on (they go into the
+  // phase's next commit; the user's edits since stay out) instead of refusing a dirty tree.
   const before = input.fresh ? undefined : await latestRun(root, plan.path);
   // A journal a newer debussy wrote is not continued half-understood: nothing starts, nothing changes.
   if (before) refuseNewerJournal(before.runId, before.journalVersion, path.relative(process.cwd(), plan.path) || plan.path);
-  const resumingInterrupted = before?.state?.status === 'running' || before?.state?.status === 'interrupted';
-  const prereq = await checkPrerequisites(root, resumingInterrupted ? { ...config, allow_dirty: true } : config, input.env);
+  const prereq = await checkPrerequisites(root, continuesRun(before?.state) ? { ...config, allow_dirty: true } : config, input.env);
   // What the run records must be sealed, or the next run could not tell its verdicts from forged ones.
   const key = requireJournalKey();
 
@@ -93,7 +93,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     if (lock.reclaimed) reporter.notice('warning', `reclaimed a stale lock from run ${lock.reclaimed.runId} (pid ${lock.reclaimed.pid} is no longer running)`);
     const marks = input.fresh ? {} : await readPhaseMarks(root, plan.path, journalKey());
     const planFingerprint = readPlanFingerprint(plan);
-    const resumed = planResume({ plan, prior: previous?.state, priorInterrupted, marks, trustCompleted: input.trustCompleted === true });
+    const resumed = planResume({ plan, prior: previous?.state, marks, trustCompleted: input.trustCompleted === true });
     // A completed phase whose file or gates changed since the last run is verified again (plan-change-check.ts).
     const planChange = checkPlanChange(previous?.state, planFingerprint, resumed, input.trustCompleted === true);
     const resume = planChange?.resume ?? resumed;
