@@ -26,7 +26,7 @@ import { readPlanFingerprint } from '../plan/read-fingerprint.js';
 import { RunRecorder } from './run-recorder.js';
 import { RunStateGuard } from './run-state-guard.js';
 import { createRunRecovery } from './run-recovery.js';
-import { budgetRaised, checkBudget, describeBudgetReached, raiseBudgetHint, runSpend, withPriceOverrides } from '../cost/index.js';
+import { budgetRaised, checkBudget, describeBudgetReached, raiseBudgetHint, runSpend, settleUnendedSpend, withPriceOverrides } from '../cost/index.js';
 import { docFile } from '../install/package-files.js';
 
 export interface RunPlanInput {
@@ -91,11 +91,13 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     if (orphans > 0) reporter.notice('warning', `ended ${orphans} process(es) left behind by run ${lock.reclaimed?.runId ?? ''}`);
     removeLeftoverLiveRuns(root, runId);
     if (lock.reclaimed) reporter.notice('warning', `reclaimed a stale lock from run ${lock.reclaimed.runId} (pid ${lock.reclaimed.pid} is no longer running)`);
+    // What the sessions debussy was killed in spent is in their stream logs: counted like the rest.
+    const prior = previous?.state === undefined ? undefined : await settleUnendedSpend(previous.state, priced.table);
     const marks = input.fresh ? {} : await readPhaseMarks(root, plan.path, journalKey());
     const planFingerprint = readPlanFingerprint(plan);
-    const resumed = planResume({ plan, prior: previous?.state, marks, trustCompleted: input.trustCompleted === true });
+    const resumed = planResume({ plan, prior, marks, trustCompleted: input.trustCompleted === true });
     // A completed phase whose file or gates changed since the last run is verified again (plan-change-check.ts).
-    const planChange = checkPlanChange(previous?.state, planFingerprint, resumed, input.trustCompleted === true);
+    const planChange = checkPlanChange(prior, planFingerprint, resumed, input.trustCompleted === true);
     const resume = planChange?.resume ?? resumed;
 
     const ordered = executionOrder(plan);
@@ -115,15 +117,15 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     const toRun = selected.filter((p) => !alreadyComplete.includes(p));
 
     // An interrupted run's spend counts against max_cost: a run stopped by its budget goes on only once the budget is raised.
-    const prior = priorInterrupted && previous?.state ? runSpend(previous.state) : undefined;
-    const priorCheck = checkBudget({ maxCost: config.max_cost, maxPhaseCost: undefined }, { runUsd: prior?.usd ?? 0, phaseUsd: 0 });
+    const priorSpend = priorInterrupted && prior !== undefined ? runSpend(prior) : undefined;
+    const priorCheck = checkBudget({ maxCost: config.max_cost, maxPhaseCost: undefined }, { runUsd: priorSpend?.usd ?? 0, phaseUsd: 0 });
     if (priorCheck.kind === 'reached') {
       const text = describeBudgetReached(priorCheck, input.resumeCommand);
       throw new DebussyError('E_BUDGET', `${text.reason} (in run ${previous?.runId ?? '?'} and the runs it continued)`, { exitKind: 'budget', hint: text.hint });
     }
-    if (prior !== undefined && previous?.state?.exitCode === exitCodeOf('budget') && !budgetRaised(previous.state.budget, { maxCost: config.max_cost, maxPhaseCost: config.max_phase_cost })) {
-      throw new DebussyError('E_BUDGET', `run ${previous.runId} stopped at its budget (${previous.state.reason ?? 'budget reached'}) and the budget is not raised`, {
-        exitKind: 'budget', hint: raiseBudgetHint(previous.state.budget, prior.usd, input.resumeCommand),
+    if (priorSpend !== undefined && prior?.exitCode === exitCodeOf('budget') && !budgetRaised(prior.budget, { maxCost: config.max_cost, maxPhaseCost: config.max_phase_cost })) {
+      throw new DebussyError('E_BUDGET', `run ${prior.runId} stopped at its budget (${prior.reason ?? 'budget reached'}) and the budget is not raised`, {
+        exitKind: 'budget', hint: raiseBudgetHint(prior.budget, priorSpend.usd, input.resumeCommand),
       });
     }
     const dir = runDir(root, runId);
@@ -134,7 +136,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       type: 'run_started', runId, planPath: plan.path, planName: plan.name, phaseIds: selected.map((p) => p.id),
       options: { context_threshold: config.context_threshold, max_restarts: config.max_restarts, max_retries: config.max_retries, tool_call_threshold: config.tool_call_threshold, only: input.only, startAt: input.startAt },
       ...(resume.resumedFrom === undefined ? {} : { resumedFrom: resume.resumedFrom }), planFingerprint,
-      ...(prior === undefined ? {} : { priorCostUsd: prior.usd, priorCostEstimatedUsd: prior.estimatedUsd }),
+      ...(priorSpend === undefined ? {} : { priorCostUsd: priorSpend.usd, priorCostEstimatedUsd: priorSpend.estimatedUsd }),
       ...(config.max_cost === undefined && config.max_phase_cost === undefined ? {} : {
         budget: { ...(config.max_cost === undefined ? {} : { maxCostUsd: config.max_cost }), ...(config.max_phase_cost === undefined ? {} : { maxPhaseCostUsd: config.max_phase_cost }) },
       }),
@@ -241,7 +243,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     }
 
     // Only a run whose phases all completed: a failed one already fails the run, and its work is in the tree unverified.
-    const unresolved = (previous?.state?.regressions ?? []).filter((r) => !r.passed && r.mode === 'end');
+    const unresolved = (prior?.regressions ?? []).filter((r) => !r.passed && r.mode === 'end');
     if (status === 'completed' && problems.length === 0 && config.regression_gates === 'end' && (completedThisRun.length > 0 || unresolved.length > 0) && !guard.interrupt.aborted) {
       const regression = await checkAtRunEnd(ctx, await recorder.state(), completedThisRun, verifiedLast, unresolved);
       if (guard.interrupt.aborted) status = 'interrupted';

@@ -103,6 +103,39 @@ describe('a phase that failed', () => {
   });
 });
 
+describe('spend after kill -9', () => {
+  // claude-haiku-4-5 costs $1 per million input tokens (claude's own table): each turn $0.05.
+  const TURN = { usage: { input_tokens: 50_000, output_tokens: 0 } };
+
+  it("the killed session's cost (its usage is in its stream log) counts against max_cost when the run is resumed", async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Killed while spending' }],
+      usage: 'scripted',
+      config: { model: 'claude-haiku-4-5' },
+      script: scriptBySession({
+        fresh: [write('a.txt', 'a\n', TURN), write('b.txt', 'b\n', TURN), bash('(sleep 27.53)', TURN)],
+        checkpoint: [1, 2, 3, 4, 5, 6].map((n) => bash(`echo ${n} > step-${n}.txt`, TURN)),
+      }),
+    });
+    const first = project.start(['run', project.planArg, '--max-cost', '0.32']);
+    await waitFor('the agent to run sleep 27.53', () => livePids(/^sleep 27\.53$/).length > 0);
+    first.child.kill('SIGKILL');
+    await first.done;
+
+    const resumed = await project.run(['run', project.planArg, '--max-cost', '0.32']);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(9);
+    const events = await project.journal();
+    // Three $0.05 turns of the killed session, estimated from its stream log.
+    expect(eventsOf(events, 'run_started')[0]?.priorCostUsd).toBeCloseTo(0.15, 6);
+    expect(eventsOf(events, 'run_started')[0]?.priorCostEstimatedUsd).toBeCloseTo(0.15, 6);
+    expect(eventsOf(events, 'phase_resumed')[0]?.priorCostUsd).toBeCloseTo(0.15, 6);
+    // The budget stops the resumed session at $0.30 in all, not at $0.30 of its own.
+    const reached = eventsOf(events, 'budget_reached')[0];
+    expect(reached?.spentUsd).toBeCloseTo(0.3, 6);
+    expect(eventsOf(events, 'session_ended').reduce((sum, e) => sum + e.costUsd, 0)).toBeCloseTo(0.15, 6);
+  }, 120_000);
+});
+
 /** A pre-commit hook in the temp repo (core.hooksPath is .git/hooks there). */
 function installPreCommitHook(p: E2EProject, body: string): void {
   const hook = path.join(p.dir, '.git/hooks/pre-commit');
