@@ -22,6 +22,7 @@ import { reclaimDeadRun } from './reclaim-dead-run.js';
 import { continuesRun, planResume } from './resume-plan.js';
 import { checkPlanChange } from './plan-change-check.js';
 import { checkAtRunEnd } from './regression-check.js';
+import { owedEndCheck } from './owed-end-check.js';
 import { readPlanFingerprint } from '../plan/read-fingerprint.js';
 import { RunRecorder } from './run-recorder.js';
 import { RunStateGuard } from './run-state-guard.js';
@@ -143,6 +144,9 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     });
     const unwritable = recorder.unsavedError();
     if (unwritable) throw unwritable;
+    // The end check the run before did not finish is this run's to do, even with no phase to run.
+    const owed = owedEndCheck(prior);
+    if (owed.phases.length > 0 || owed.regressions.length > 0) recorder.record({ type: 'regression_check', stage: 'pending', phases: owed.phases, regressions: owed.regressions });
     recordPlanUsed(root, plan.path);
     reporter.runStarted({
       runId, plan, phases: toRun, alreadyComplete: alreadyComplete.map((p) => ({ id: p.id, why: resume.completed.get(p.id) ?? '' })),
@@ -243,11 +247,16 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     }
 
     // Only a run whose phases all completed: a failed one already fails the run, and its work is in the tree unverified.
-    const unresolved = (prior?.regressions ?? []).filter((r) => !r.passed && r.mode === 'end');
-    if (status === 'completed' && problems.length === 0 && config.regression_gates === 'end' && (completedThisRun.length > 0 || unresolved.length > 0) && !guard.interrupt.aborted) {
-      const regression = await checkAtRunEnd(ctx, await recorder.state(), completedThisRun, verifiedLast, unresolved);
-      if (guard.interrupt.aborted) status = 'interrupted';
-      else if (regression !== undefined) problems.unshift(regression);
+    if (status === 'completed' && problems.length === 0) {
+      const unchecked = [...new Set([...owed.phases, ...completedThisRun])];
+      const owes = config.regression_gates === 'end' && (unchecked.length > 0 || owed.regressions.length > 0);
+      const regression = owes && !guard.interrupt.aborted ? await checkAtRunEnd(ctx, await recorder.state(), unchecked, verifiedLast, owed.regressions) : undefined;
+      // A check cut short, or never started for a Ctrl-C, is owed by the next run (owed-end-check.ts).
+      if (owes && guard.interrupt.aborted) status = 'interrupted';
+      else {
+        recorder.record({ type: 'regression_check', stage: 'finished' });
+        if (regression !== undefined) problems.unshift(regression);
+      }
     }
     if (status === 'interrupted' && reason === undefined) {
       exitCode = EXIT_CODES.interrupted.code;

@@ -4,6 +4,7 @@
  * CLI against the scripted server, and real git.
  */
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../support/scripted-api.js';
@@ -134,6 +135,51 @@ describe('spend after kill -9', () => {
     expect(reached?.spentUsd).toBeCloseTo(0.3, 6);
     expect(eventsOf(events, 'session_ended').reduce((sum, e) => sum + e.costUsd, 0)).toBeCloseTo(0.15, 6);
   }, 120_000);
+});
+
+describe('Ctrl-C during the end-of-run regression check', () => {
+  it('an unfinished check is a pending check: the next run checks again, and a regression found before stays found', async () => {
+    const slow = path.join(os.tmpdir(), `debussy-slow-gate-${process.pid}`);
+    const gate = { name: 'one', command: `if [ -f ${slow} ]; then sleep 29.72; fi; test -f one.txt || { echo "one.txt is missing"; exit 1; }` };
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Builds one', gates: [gate] }, { id: '2', title: 'Breaks one', dependsOn: ['1'], gates: [{ name: 'two', command: 'true' }] }],
+      script: (req) => {
+        const phase = /You are executing phase (\S+)/.exec(firstUserText(req))?.[1];
+        const turns = phase === '1' ? [write('one.txt', '1\n'), bash('debussy done --phase 1'), done()] : [bash('rm one.txt'), bash('debussy done --phase 2'), done()];
+        return turns[assistantTurns(req)] ?? done();
+      },
+    });
+    /** Runs debussy and interrupts the end check while it runs gate one (slowed down once `after` holds). */
+    const interruptTheCheck = async (after: () => Promise<boolean>): Promise<void> => {
+      try {
+        const run = project?.start(['run', project.planArg]);
+        await waitFor('the moment to slow gate one down', after, 60_000);
+        writeFileSync(slow, '');
+        await waitFor('the regression check to run gate one', () => livePids(/^sleep 29\.72$/).length > 0, 60_000);
+        run?.child.kill('SIGINT');
+        const interrupted = await run?.done;
+        expect(interrupted?.code, (interrupted?.stdout ?? '') + (interrupted?.stderr ?? '')).toBe(130);
+      } finally {
+        rmSync(slow, { force: true });
+      }
+    };
+
+    // Both phases complete; Ctrl-C while the end check runs gate one, before its verdict.
+    const phaseTwoStarted = async () => eventsOf((await project?.journal()) ?? [], 'phase_started').some((e) => e.phaseId === '2');
+    await interruptTheCheck(phaseTwoStarted);
+    expect(eventsOf(await project.journal(), 'phase_ended').map((e) => [e.phaseId, e.status])).toEqual([['1', 'completed'], ['2', 'completed']]);
+    expect(eventsOf(await project.journal(), 'regression_result')).toEqual([]);
+    const second = await project.run(['run', project.planArg]);
+    expect(second.code, second.stdout + second.stderr).toBe(1);
+    expect(second.stdout).toContain('regression: gate one of phase 1 fails at the end of the run');
+
+    // The regression found, a check run again and interrupted: still found.
+    await interruptTheCheck(() => Promise.resolve(true));
+    const fourth = await project.run(['run', project.planArg]);
+    expect(fourth.code, fourth.stdout + fourth.stderr).toBe(1);
+    expect(fourth.stdout).toContain('regression: gate one of phase 1 fails at the end of the run');
+    expect(fourth.stdout).not.toContain('run completed');
+  }, 180_000);
 });
 
 /** A pre-commit hook in the temp repo (core.hooksPath is .git/hooks there). */
