@@ -35,6 +35,8 @@ export interface PhaseContext {
   prices: PriceTable;
   /** How the user runs this again (said when a budget or a usage limit ends the run). */
   resumeCommand: string;
+  /** Puts back the agent's debussy if something deleted it (run-state-guard.ts), before each of its tool calls. */
+  keepLiveFiles?: () => void;
 }
 
 export type PhaseResult =

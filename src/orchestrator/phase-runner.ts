@@ -212,6 +212,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         ...(attempt.resumeWindow === undefined ? {} : { inheritedContextWindow: attempt.resumeWindow }), calibration, stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
         sessionTimeoutMs: config.session_timeout, stallTimeoutMs: config.stall_timeout, signal: ctx.interrupt, forceStop: ctx.forceStop,
         prices: ctx.prices, ...(beforeSession.remainingUsd === undefined ? {} : { budget: { limits: budgetLimits, spent, resumeCommand: ctx.resumeCommand } }),
+        ...(ctx.keepLiveFiles === undefined ? {} : { beforeToolCall: ctx.keepLiveFiles }),
       },
       recorder,
       ctx.reporter,

@@ -13,7 +13,7 @@ import {
   acquireRunLock, JournalKeeper, journalKey, journalPath, latestRun, liveRunDir, liveStateDir, newRunId, projectJournalPath, readJournal, readPhaseMarks, recordPlanUsed, refuseNewerJournal, removeLeftoverLiveRuns, requireJournalKey, runDir, type AcquiredLock, type RunStatus,
 } from '../state/index.js';
 import { hooksOffWarning } from '../agent/session-settings.js';
-import { writeDebussyShim } from './agent-environment.js';
+import { LiveRunFiles } from './live-run-files.js';
 import { SignalInbox } from '../agent-signals/signal-inbox.js';
 import type { PhaseContext, PhaseResult } from './phase-context.js';
 import { runPhase } from './phase-runner.js';
@@ -172,9 +172,10 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     // They live outside the work tree (liveRunDir), so an agent that cleans it keeps its debussy.
     const runInbox = new SignalInbox(path.join(live, 'inbox'), input.env, () => recorder.check()).start();
     inbox = runInbox;
-    const shimDir = writeDebussyShim(path.join(live, 'bin'), runInbox);
+    const liveFiles = LiveRunFiles.write(path.join(live, 'bin'), runInbox);
+    const shimDir = liveFiles.binDir;
     const projectJournal = { keeper: new JournalKeeper(projectJournalPath(root)).adopt(), shown: path.relative(root, projectJournalPath(root)) };
-    guard.watch({ recorder, lock, alsoKeep: [projectJournal] });
+    guard.watch({ recorder, lock, liveFiles, alsoKeep: [projectJournal] });
     const done = new Set(resume.completed.keys());
     const ctx: PhaseContext = {
       root, plan, config, runId, runDir: dir, shimDir, recorder, reporter,
@@ -183,6 +184,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       completedPhases: done,
       prices: priced.table,
       resumeCommand: input.resumeCommand,
+      keepLiveFiles: guard.keepLiveFiles,
     };
     const problems: string[] = [];
     let status: RunStatus = 'completed';
@@ -281,7 +283,11 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   } finally {
     guard?.close();
     inbox?.close();
-    rmSync(live, { recursive: true, force: true });
+    try {
+      rmSync(live, { recursive: true, force: true });
+    } catch {
+      // Something else stands where the live directory was (the agent put a file there): none of the run's to remove.
+    }
     await lock.release();
   }
 }

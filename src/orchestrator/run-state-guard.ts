@@ -4,7 +4,8 @@
  * run's journal with it. The lock and the agent's shim and inbox live where that cannot reach
  * (paths.ts: the git directory, or a per-user run-time directory); the journal is kept in memory by the recorder and written back,
  * and so is the project journal (phase marks, the plan last used).
- * This guard looks at all of them every half second and before the agent's signals are answered;
+ * This guard looks at all of them every half second and before the agent's signals are answered
+ * (and at the agent's debussy and inbox, live-run-files.ts, also before each of its tool calls);
  * on a loss it says what happened and stops the run the way a Ctrl-C does (the session stops, its
  * work is committed as a checkpoint, `debussy run` resumes), with its own exit code.
  */
@@ -12,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT_CODES, StateError } from '../errors/index.js';
 import { describeJournalLoss, type AcquiredLock, type JournalKeeper, type JournalLoss, type RunStatus } from '../state/index.js';
+import type { LiveRunFiles } from './live-run-files.js';
 import type { RunRecorder } from './run-recorder.js';
 
 const WATCH_MS = 500;
@@ -29,6 +31,7 @@ export class RunStateGuard {
   private recorder: RunRecorder | undefined;
   private timer: NodeJS.Timeout | undefined;
   private checking = false;
+  private liveFiles: LiveRunFiles | undefined;
 
   constructor(
     private readonly userInterrupt: AbortSignal,
@@ -45,8 +48,9 @@ export class RunStateGuard {
   };
 
   /** Starts the watch: the run's journal, other journals in `alsoKeep`, and the lock. */
-  watch(input: { recorder: RunRecorder; lock: AcquiredLock; alsoKeep?: { keeper: JournalKeeper; shown: string }[] }): void {
+  watch(input: { recorder: RunRecorder; lock: AcquiredLock; liveFiles?: LiveRunFiles; alsoKeep?: { keeper: JournalKeeper; shown: string }[] }): void {
     this.recorder = input.recorder;
+    this.liveFiles = input.liveFiles;
     const look = async () => {
       if (this.checking) return;
       this.checking = true;
@@ -56,6 +60,7 @@ export class RunStateGuard {
           const loss = keeper.check();
           if (loss) input.recorder.record({ type: 'notice', level: 'warning', message: `${shown} was ${loss.kind === 'replaced' ? 'replaced' : 'removed'} during the run; ${loss.restored ? 'it was written back from memory' : `it could not be written back: ${loss.error?.message ?? ''}`}` });
         }
+        this.keepLiveFiles();
         const lock = await input.lock.keep();
         if (lock === 'lost') {
           const message = 'the run lock was taken away or cannot be written back: another debussy run may start on this project';
@@ -71,6 +76,19 @@ export class RunStateGuard {
     this.timer = setInterval(() => void look(), WATCH_MS);
     this.timer.unref();
   }
+
+  /**
+   * Puts back the agent's debussy and its inbox if something took them (live-run-files.ts), or
+   * stops the run when they cannot be: also called before each of the agent's tool calls, so a
+   * `debussy done` right after `rm -rf .git/debussy` finds them.
+   */
+  readonly keepLiveFiles = (): void => {
+    const state = this.liveFiles?.keep();
+    if (state === undefined || state === 'held' || this.lost.signal.aborted) return;
+    const shown = this.liveFiles?.binDir ?? '';
+    if (state === 'restored') this.recorder?.record({ type: 'notice', level: 'warning', message: `the agent's debussy (${shown}) was deleted during the run; it was written back` });
+    else this.stop(`the agent's debussy (${shown}) was deleted during the run and cannot be written back: ${state.lost}`, `debussy's state was deleted during the run (${shown})`);
+  };
 
   /** Why the run stopped for its state, if it did. */
   get lostReason(): string | undefined {

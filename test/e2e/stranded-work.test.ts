@@ -182,6 +182,46 @@ describe('Ctrl-C during the end-of-run regression check', () => {
   }, 180_000);
 });
 
+describe("the agent removes debussy's live directory (.git/debussy)", () => {
+  it("the lock, the agent's debussy and its inbox are put back: a later debussy done reaches the run", async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Removes .git/debussy' }],
+      config: { max_retries: 0 },
+      script: scriptBySession({
+        fresh: [write('work.txt', 'work\n'), bash('rm -rf .git/debussy && echo removed'), bash('debussy done --phase 1; echo "done exit $?"'), done()],
+        reminder: [bash('debussy done --phase 1; echo "done exit $?"'), done()],
+      }),
+    });
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(project.sessionLogs()).not.toMatch(/done exit 127|command not found/);
+    const events = await project.journal();
+    expect(eventsOf(events, 'signal')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
+    expect(eventsOf(events, 'phase_ended')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
+    expect(eventsOf(events, 'notice').map((n) => n.message).join('\n')).toMatch(/agent's debussy .*was deleted during the run; it was written back/);
+  });
+
+  it('when they cannot be put back (a file where the directory was), the run stops with exit 8, its work committed, and resumes', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Blocks .git/debussy' }],
+      script: scriptBySession({
+        fresh: [write('work.txt', 'work\n'), bash('rm -rf .git/debussy && echo blocked > .git/debussy && (sleep 3)'), bash('debussy done --phase 1'), done()],
+        checkpoint: [bash('debussy done --phase 1'), done()],
+      }),
+    });
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(8);
+    const events = await project.journal();
+    expect(eventsOf(events, 'run_ended')).toMatchObject([{ status: 'interrupted', exitCode: 8 }]);
+    expect(await project.git('log', '--name-only', '--format=', '-1')).toContain('work.txt');
+
+    rmSync(path.join(project.dir, '.git/debussy'));
+    const resumed = await project.run(['run', project.planArg]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(eventsOf(await project.journal(), 'attempt_started')[0]?.kind).toBe('resume');
+  });
+});
+
 /** A pre-commit hook in the temp repo (core.hooksPath is .git/hooks there). */
 function installPreCommitHook(p: E2EProject, body: string): void {
   const hook = path.join(p.dir, '.git/hooks/pre-commit');
