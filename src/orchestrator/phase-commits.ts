@@ -43,11 +43,13 @@ export class PhaseCommits {
   async commit(input: Omit<CommitMessageInput, 'planName'>): Promise<string | undefined> {
     const { ctx } = this;
     if (!ctx.useGit) return undefined;
+    // debussy's config and plan, deleted by the agent, are written back first: a deletion never committed.
+    const gone = new Set(ctx.keepInputs?.() ?? []);
     const status = await workingTreeStatus(ctx.root);
     const scope = decideCommitScope({ userChanges: this.userChanges, changed: [...status.trackedChanges, ...status.untracked], commitSecrets: ctx.config.commit_secrets });
     this.warnLeftOut(scope.leftOut);
     const message = ctx.recorder.redact(buildCommitMessage({ planName: ctx.plan.name, ...input }));
-    const result = await commitPaths(ctx.root, message, scope.commit);
+    const result = await commitPaths(ctx.root, message, scope.commit.filter((path) => !gone.has(path)));
     if (result.committed && result.sha) {
       ctx.recorder.record({ type: 'commit', phaseId: input.phaseId, sha: result.sha, message, files: result.files.length, purpose: input.purpose });
       if (result.indexWarning !== undefined) {

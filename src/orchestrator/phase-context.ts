@@ -37,6 +37,8 @@ export interface PhaseContext {
   resumeCommand: string;
   /** Puts back the agent's debussy if something deleted it (run-state-guard.ts), before each of its tool calls. */
   keepLiveFiles?: () => void;
+  /** Writes back debussy's config and plan files if the agent deleted them (run-state-guard.ts); the paths it could not. */
+  keepInputs?: () => string[];
 }
 
 export type PhaseResult =

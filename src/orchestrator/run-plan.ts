@@ -14,6 +14,7 @@ import {
 } from '../state/index.js';
 import { hooksOffWarning } from '../agent/session-settings.js';
 import { LiveRunFiles } from './live-run-files.js';
+import { RunInputs } from './run-inputs.js';
 import { SignalInbox } from '../agent-signals/signal-inbox.js';
 import type { PhaseContext, PhaseResult } from './phase-context.js';
 import { runPhase } from './phase-runner.js';
@@ -45,6 +46,8 @@ export interface RunPlanInput {
   resumeCommand: string;
   /** Completed phases stay done even when their phase file or gates changed since (no re-verification). */
   trustCompleted?: boolean;
+  /** The config file the run's config was read from, if any: kept like the plan (run-inputs.ts). */
+  configFile?: string;
 }
 
 export interface RunPlanResult {
@@ -175,7 +178,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     const liveFiles = LiveRunFiles.write(path.join(live, 'bin'), runInbox);
     const shimDir = liveFiles.binDir;
     const projectJournal = { keeper: new JournalKeeper(projectJournalPath(root)).adopt(), shown: path.relative(root, projectJournalPath(root)) };
-    guard.watch({ recorder, lock, liveFiles, alsoKeep: [projectJournal] });
+    const inputs = RunInputs.read(root, [input.configFile, plan.path, ...plan.phases.map((phase) => phase.path)]);
+    guard.watch({ recorder, lock, liveFiles, inputs, alsoKeep: [projectJournal] });
     const done = new Set(resume.completed.keys());
     const ctx: PhaseContext = {
       root, plan, config, runId, runDir: dir, shimDir, recorder, reporter,
@@ -185,6 +189,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       prices: priced.table,
       resumeCommand: input.resumeCommand,
       keepLiveFiles: guard.keepLiveFiles,
+      keepInputs: guard.keepInputs,
     };
     const problems: string[] = [];
     let status: RunStatus = 'completed';

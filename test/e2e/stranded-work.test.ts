@@ -222,6 +222,38 @@ describe("the agent removes debussy's live directory (.git/debussy)", () => {
   });
 });
 
+describe("the agent deletes debussy's inputs", () => {
+  it.each([
+    ['rm -rf .debussy', 'its config'],
+    ['rm -rf plans', 'the plan it runs'],
+  ])('%s (%s): never committed; put back as the run read them, the run stops and says so, and resumes', async (command) => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Deletes inputs' }],
+      script: scriptBySession({
+        fresh: [write('work.txt', 'work\n'), bash(`${command} && (sleep 2)`), bash('debussy done --phase 1'), done()],
+        checkpoint: [bash('debussy done --phase 1'), done()],
+      }),
+    });
+    const config = project.read('.debussy/config.yaml');
+    const plan = project.read(project.planArg);
+    const base = (await project.git('rev-parse', 'HEAD')).trim();
+
+    const first = await project.run(['run', project.planArg]);
+    expect(first.code, first.stdout + first.stderr).toBe(8);
+    const committed = await project.git('log', '--name-status', '--format=', `${base}..HEAD`);
+    expect(committed).toContain('work.txt');
+    expect(committed).not.toMatch(/^D\t/m);
+    expect(first.stdout + first.stderr).toMatch(/the agent deleted debussy's config or plan \(.*\); debussy wrote them back as the run read them, and their deletion is not committed/);
+    expect(project.read('.debussy/config.yaml')).toBe(config);
+    expect(project.read(project.planArg)).toBe(plan);
+    expect(await project.git('status', '--porcelain', '--untracked-files=no')).toBe('');
+
+    const resumed = await project.run(['run', project.planArg]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(eventsOf(await project.journal(), 'attempt_started')[0]?.kind).toBe('resume');
+  });
+});
+
 /** A pre-commit hook in the temp repo (core.hooksPath is .git/hooks there). */
 function installPreCommitHook(p: E2EProject, body: string): void {
   const hook = path.join(p.dir, '.git/hooks/pre-commit');
