@@ -48,8 +48,7 @@ export interface DryRun {
 
 export async function describeDryRun(root: string, plan: Plan, config: DebussyConfig, env: NodeJS.ProcessEnv = process.env, trustCompleted = false): Promise<DryRun> {
   const previous = await latestRun(root, plan.path);
-  const interrupted = previous?.state?.status === 'running' || previous?.state?.status === 'interrupted';
-  const resumed = planResume({ plan, prior: previous?.state, priorInterrupted: interrupted, marks: await readPhaseMarks(root, plan.path, journalKey()), trustCompleted });
+  const resumed = planResume({ plan, prior: previous?.state, marks: await readPhaseMarks(root, plan.path, journalKey()), trustCompleted });
   const change = checkPlanChange(previous?.state, readPlanFingerprint(plan), resumed, trustCompleted);
   const resume = change?.resume ?? resumed;
   return {

@@ -19,7 +19,7 @@ export const EXIT_CODES = {
   },
   stateLost: {
     code: 8,
-    meaning: "debussy's own state (.debussy/runs) was deleted or could not be written during the run (e.g. the agent ran `git clean -fdx`): the session was stopped and its work committed; `debussy run` resumes.",
+    meaning: "debussy's own state (.debussy/runs) was deleted or could not be written during the run (e.g. the agent ran `git clean -fdx`), the agent's debussy (.git/debussy) could not be put back, or the agent deleted debussy's config or plan (written back, the deletion never committed): the session was stopped and its work committed; `debussy run` resumes.",
   },
   budget: {
     code: 9,

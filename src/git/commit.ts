@@ -1,9 +1,8 @@
-import { access, constants, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, constants, copyFile, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { GitError } from '../errors/index.js';
-import { gitPath, isGitRepo } from './repo.js';
-import { restoreIndex, snapshotIndex, type IndexSnapshot } from './index-snapshot.js';
+import { emptyTreeSha, gitPath, indexPath, isGitRepo } from './repo.js';
 import { firstLines, runGit, runGitTask, splitNul, type GitOutput } from './run-git.js';
 
 export interface CommitResult {
@@ -14,6 +13,8 @@ export interface CommitResult {
   reason?: 'nothing-to-commit' | 'hook-failed' | 'error';
   /** The first lines of what git (or the hook) printed, when the commit did not happen. */
   error?: string;
+  /** Committed, but the index could not be brought to the commit for its paths: why (they show as staged until it is). */
+  indexWarning?: string;
 }
 
 /** How many lines of hook or git output a failed commit reports. */
@@ -33,12 +34,17 @@ const COMMIT_HOOKS = ['pre-commit', 'prepare-commit-msg', 'commit-msg'] as const
 /**
  * Commits exactly `paths` (relative to root) as they are in the working tree: new, modified or
  * deleted. Nothing else goes in, whatever the index holds: what the user staged for other paths
- * stays staged and out of the commit (git's `commit --only`, which builds the commit from HEAD
- * plus these paths in a temporary index). Paths are taken literally, never as globs.
+ * stays staged and out of the commit. Paths are taken literally, never as globs.
  *
- * Nothing is ever taken out of the working tree: if staging or the commit fails (a hook exiting
- * non-zero, a missing identity, a held lock), the index is put back byte for byte as it was and
- * the result says why. Throws only when `root` is not inside a git working tree.
+ * The user's index is never touched before the commit is made: the paths are staged in a private
+ * copy of it (GIT_INDEX_FILE), from which git's `commit --only` builds the commit (HEAD plus these
+ * paths, in a temporary index of its own, which the hooks see). So a commit that fails (a hook
+ * exiting non-zero, a missing identity, a held lock) or that is never finished (debussy killed
+ * while a slow hook runs) leaves the index exactly as it was, and the next run cannot take the
+ * agent's staged work for the user's. Once committed, the index entries of the committed paths
+ * are set to the commit's: a hook that rewrote and restaged a file (a formatter) leaves the index
+ * equal to HEAD, not holding the content before the hook. Throws only when `root` is not inside a
+ * git working tree.
  */
 export async function commitPaths(root: string, message: string, paths: readonly string[]): Promise<CommitResult> {
   if (!(await isGitRepo(root))) {
@@ -47,70 +53,107 @@ export async function commitPaths(root: string, message: string, paths: readonly
     });
   }
   if (paths.length === 0) return { committed: false, files: [], reason: 'nothing-to-commit' };
-  const snapshot = await snapshotIndex(root);
-  let notCommitted: CommitResult | undefined;
+  const work = await mkdtemp(join(tmpdir(), 'debussy-commit-'));
+  let committed: string[];
   try {
-    notCommitted = await stageAndCommit(root, message, paths, snapshot);
-  } catch (error) {
-    // git could not be run at all: the index goes back before the error goes up.
-    await restoreIndex(snapshot).catch(() => undefined);
-    throw error;
+    const outcome = await commitInPrivateIndex(root, message, paths, work);
+    if (!Array.isArray(outcome)) return outcome;
+    committed = outcome;
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
-  if (notCommitted) return notCommitted;
-  return { committed: true, ...(await headCommitListing(root)) };
+  const listing = await headCommitListing(root);
+  const indexWarning = await matchIndexToHead(root, committed, listing.files);
+  return { committed: true, ...listing, ...(indexWarning === undefined ? {} : { indexWarning }) };
 }
 
-/** Stages `paths` and commits them alone; undefined once committed, else why not (index restored). */
-async function stageAndCommit(root: string, message: string, paths: readonly string[], snapshot: IndexSnapshot): Promise<CommitResult | undefined> {
-  const pathspec = await writePathspecFile(paths);
-  try {
-    const add = (await runGitTask(root, ['add'], (git) => git.add(['--all', '--verbose', ...pathspec.args]), { env: LITERAL_PATHSPECS })).output;
-    if (add.exitCode !== 0) return await failed(snapshot, 'error', add);
+/**
+ * Stages `paths` in a copy of the index and commits them alone; the paths committed, or why
+ * nothing was (the user's index untouched either way).
+ */
+async function commitInPrivateIndex(root: string, message: string, paths: readonly string[], work: string): Promise<string[] | CommitResult> {
+  const privateIndex = join(work, 'index');
+  await copyIndex(await indexPath(root), privateIndex);
+  const env = { ...LITERAL_PATHSPECS, GIT_INDEX_FILE: privateIndex };
+  const pathspec = await writePathspecFile(work, 'paths', paths);
+  const add = (await runGitTask(root, ['add'], (git) => git.add(['--all', '--verbose', ...pathspec]), { env })).output;
+  if (add.exitCode !== 0) return failed('error', add);
 
-    // A path can differ from HEAD only in the index while its file equals HEAD: nothing to record.
-    // With no commit named, `diff --cached` compares the index with HEAD, and on an unborn branch
-    // lists everything staged: no git process is needed to find the base first.
-    const wanted = new Set(paths);
-    const staged = await runGit(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--relative']);
-    if (staged.exitCode !== 0) return await failed(snapshot, 'error', staged);
-    const recordable = splitNul(staged.stdout).filter((path) => wanted.has(path));
-    if (recordable.length === 0) {
-      await restoreIndex(snapshot);
-      return { committed: false, files: [], reason: 'nothing-to-commit' };
-    }
-    const only = recordable.length === paths.length ? pathspec : await writePathspecFile(recordable);
-    try {
-      const identity = await identityOverrides(root);
-      const commit = (await runGitTask(root, ['commit'], (git) => git.commit(message, ['--quiet', '--only', ...only.args]), { config: identity, env: LITERAL_PATHSPECS })).output;
-      if (commit.exitCode !== 0) return await failed(snapshot, (await hasCommitHook(root)) ? 'hook-failed' : 'error', commit);
-      return undefined;
-    } finally {
-      if (only !== pathspec) await only.remove();
-    }
-  } finally {
-    await pathspec.remove();
+  // A path can differ from HEAD only in the index while its file equals HEAD: nothing to record.
+  // With no commit named, `diff --cached` compares the index with HEAD, and on an unborn branch
+  // lists everything staged: no git process is needed to find the base first.
+  const wanted = new Set(paths);
+  const staged = await runGit(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--relative'], { env });
+  if (staged.exitCode !== 0) return failed('error', staged);
+  const recordable = splitNul(staged.stdout).filter((path) => wanted.has(path));
+  if (recordable.length === 0) return { committed: false, files: [], reason: 'nothing-to-commit' };
+  const only = recordable.length === paths.length ? pathspec : await writePathspecFile(work, 'recordable', recordable);
+  const identity = await identityOverrides(root);
+  const commit = (await runGitTask(root, ['commit'], (git) => git.commit(message, ['--quiet', '--only', ...only]), { config: identity, env })).output;
+  if (commit.exitCode !== 0) return failed((await hasCommitHook(root)) ? 'hook-failed' : 'error', commit);
+  return recordable;
+}
+
+/**
+ * The index copied with its stat data (git then need not hash every file again) and its time: git
+ * trusts an entry's stat data only when the file is older than the index file ("racy git"), so a
+ * copy newer than the original would take a file edited in the same second for unchanged. The
+ * time is copied in milliseconds, never later than the original's. No index yet: none.
+ */
+async function copyIndex(from: string, to: string): Promise<void> {
+  try {
+    const { atime, mtime } = await stat(from);
+    await copyFile(from, to);
+    await utimes(to, atime, mtime);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new GitError(`cannot read the git index ${from}`, { cause: error });
   }
+}
+
+/**
+ * After the commit: the user's index gets the commit's entries for the paths debussy committed,
+ * nothing else. These are the agent's paths, never the user's (commit-scope.ts), so no staging of
+ * the user's is lost; what a hook rewrote is then neither staged nor modified. A file a hook added
+ * to the commit on its own gets the commit's entry too, unless the user had staged it. undefined
+ * when done, else why not.
+ */
+async function matchIndexToHead(root: string, committed: readonly string[], listed: readonly string[]): Promise<string | undefined> {
+  const work = await mkdtemp(join(tmpdir(), 'debussy-commit-'));
+  try {
+    const ours = new Set(committed);
+    const extras = listed.filter((path) => !ours.has(path));
+    const addedByHook = extras.length === 0 ? [] : await notStagedByUser(root, extras);
+    const pathspec = await writePathspecFile(work, 'paths', [...committed, ...addedByHook]);
+    const reset = await runGit(root, ['reset', '--quiet', 'HEAD', ...pathspec], { env: LITERAL_PATHSPECS });
+    return reset.exitCode === 0 ? undefined : firstLines(reset.all, 3) || `git reset exited with code ${reset.exitCode}`;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Of `paths`, those whose entry in the user's index is the one of the commit before (or, in the first commit, none). */
+async function notStagedByUser(root: string, paths: readonly string[]): Promise<string[]> {
+  const parent = await runGit(root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}^']);
+  const base = parent.exitCode === 0 ? 'HEAD^' : await emptyTreeSha(root);
+  // `git diff` reads no pathspec file: everything staged against the parent, then these paths.
+  const differ = await runGit(root, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--relative', base]);
+  if (differ.exitCode !== 0) return [];
+  const staged = new Set(splitNul(differ.stdout));
+  return paths.filter((path) => !staged.has(path));
 }
 
 /**
  * The paths in a NUL-separated file git reads with --pathspec-from-file: a phase can change more
  * files than a command line holds.
  */
-async function writePathspecFile(paths: readonly string[]): Promise<{ args: string[]; remove: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'debussy-pathspec-'));
-  const file = join(dir, 'paths');
+async function writePathspecFile(dir: string, name: string, paths: readonly string[]): Promise<string[]> {
+  const file = join(dir, name);
   await writeFile(file, paths.map((path) => `${path}\0`).join(''));
-  return { args: [`--pathspec-from-file=${file}`, '--pathspec-file-nul'], remove: () => rm(dir, { recursive: true, force: true }) };
+  return [`--pathspec-from-file=${file}`, '--pathspec-file-nul'];
 }
 
-async function failed(snapshot: IndexSnapshot, reason: 'hook-failed' | 'error', output: GitOutput): Promise<CommitResult> {
+function failed(reason: 'hook-failed' | 'error', output: GitOutput): CommitResult {
   const printed = firstLines(output.all, REPORTED_OUTPUT_LINES) || `git exited with code ${output.exitCode}`;
-  try {
-    await restoreIndex(snapshot);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { committed: false, files: [], reason, error: `${printed}\n(${why}; the changes are still in the working tree)` };
-  }
   return { committed: false, files: [], reason, error: printed };
 }
 

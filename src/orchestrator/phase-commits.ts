@@ -44,6 +44,8 @@ export class PhaseCommits {
   async commit(input: Omit<CommitMessageInput, 'planName'>): Promise<string | undefined> {
     const { ctx } = this;
     if (!ctx.useGit) return undefined;
+    // debussy's config and plan, deleted by the agent, are written back first: a deletion never committed.
+    const gone = new Set(ctx.keepInputs?.() ?? []);
     const status = await workingTreeStatus(ctx.root);
     const changed = [...status.trackedChanges, ...status.untracked];
     const usersChange = userChangeLookup(this.userChanges);
@@ -53,10 +55,12 @@ export class PhaseCommits {
     const scope = decideCommitScope({ userChanges: this.userChanges, changed, holdingCredentials, commitSecrets: ctx.config.commit_secrets, oversized });
     this.warnLeftOut(scope.leftOut);
     const message = ctx.recorder.redact(buildCommitMessage({ planName: ctx.plan.name, ...input }));
-    const result = await commitPaths(ctx.root, message, scope.commit);
-    if (input.purpose === 'interrupted') await this.recordUncommittedAtStop();
+    const result = await commitPaths(ctx.root, message, scope.commit.filter((path) => !gone.has(path)));
     if (result.committed && result.sha) {
       ctx.recorder.record({ type: 'commit', phaseId: input.phaseId, sha: result.sha, message, files: result.files.length, purpose: input.purpose });
+      if (result.indexWarning !== undefined) {
+        ctx.recorder.record({ type: 'notice', level: 'warning', phaseId: input.phaseId, message: `committed ${result.sha.slice(0, 10)}, but the index still holds the committed files as they were before the commit (${result.indexWarning}); run \`git reset -q\` on them` });
+      }
       return result.sha;
     }
     if (result.reason === 'hook-failed' || result.reason === 'error') {
@@ -78,10 +82,12 @@ export class PhaseCommits {
   }
 
   /**
-   * After a graceful stop: what of the phase stays uncommitted (the user's changes are recorded
-   * already), so a resume can tell the user's later edits apart.
+   * When the phase ends unfinished, however (a stop, a budget, an abort, a failure): what of its
+   * work stays uncommitted (the user's changes are recorded already), so the run that resumes it
+   * takes that on and tells the user's later edits apart.
    */
-  private async recordUncommittedAtStop(): Promise<void> {
+  async recordLeftAtStop(): Promise<void> {
+    if (!this.ctx.useGit) return;
     const status = await workingTreeStatus(this.ctx.root);
     const usersChange = userChangeLookup(this.userChanges);
     const phasePaths = [...new Set([...status.trackedChanges, ...status.untracked])].filter((path) => usersChange(path) === undefined).sort();

@@ -38,6 +38,10 @@ export interface PhaseContext {
   prices: PriceTable;
   /** How the user runs this again (said when a budget or a usage limit ends the run). */
   resumeCommand: string;
+  /** Puts back the agent's debussy if something deleted it (run-state-guard.ts), before each of its tool calls. */
+  keepLiveFiles?: () => void;
+  /** Writes back debussy's config and plan files if the agent deleted them (run-state-guard.ts); the paths it could not. */
+  keepInputs?: () => string[];
 }
 
 export type PhaseResult =

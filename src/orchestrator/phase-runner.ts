@@ -124,6 +124,14 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   };
 
   const finish = async (result: PhaseResult): Promise<PhaseResult> => {
+    // Whatever ends the phase unfinished, its work is committed or carried, and the next run
+    // resumes it from its checkpoint (resume-plan.ts). An abort is outside the phase's work (a
+    // rejected key, an invalid request, the breaker): its work is saved as at an interrupt.
+    if (result.status === 'aborted') await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', reason: result.reason });
+    if (result.status === 'failed' && config.commit_on_failure) {
+      await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_failed', reason: result.reason });
+    }
+    if (result.status !== 'completed') await commits.recordLeftAtStop();
     if (result.status === 'paused') {
       // A budget or a usage limit: the phase stays in progress, the next run resumes it.
       ctx.reporter.notice('error', `${result.reason}\n${result.hint}`);
@@ -140,9 +148,6 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         exitCode: exitCodeOf(exitKind),
         wholeRun: result.status === 'aborted',
       });
-    }
-    if (result.status === 'failed' && config.commit_on_failure) {
-      await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'phase_failed', reason: result.reason });
     }
     const reason = 'reason' in result ? result.reason : undefined;
     const status = result.status === 'interrupted' ? 'in_progress' : result.status === 'aborted' ? 'failed' : result.status;
@@ -202,6 +207,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         ...(attempt.resumeWindow === undefined ? {} : { inheritedContextWindow: attempt.resumeWindow }), calibration, stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
         sessionTimeoutMs: config.session_timeout, stallTimeoutMs: config.stall_timeout, signal: ctx.interrupt, forceStop: ctx.forceStop,
         prices: ctx.prices, ...(beforeSession.remainingUsd === undefined ? {} : { budget: { limits: budgetLimits, spent, resumeCommand: ctx.resumeCommand } }),
+        ...(ctx.keepLiveFiles === undefined ? {} : { beforeToolCall: ctx.keepLiveFiles }),
       },
       recorder,
       ctx.reporter,

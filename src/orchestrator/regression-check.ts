@@ -4,7 +4,7 @@
  */
 import { runGates, type GateOutcome } from '../gates/index.js';
 import type { Plan } from '../plan/types.js';
-import type { RegressionResultEvent, RunState } from '../state/index.js';
+import type { OwedRegression, RegressionResultEvent, RunState } from '../state/index.js';
 import { endRegressionReason, gateKey, regressionGates, regressionSuspects, type RegressionGate } from '../verification/regression.js';
 import type { PhaseContext } from './phase-context.js';
 
@@ -69,13 +69,14 @@ export function toleratedGates(state: RunState): Set<string> {
  * regression_gates: end: once the run's phases are done, the completed phases' gates run again
  * (but those of the phase verified last, which passed on this very tree). The run's failure
  * reason when one fails, naming the gate and the phases that may have broken it; else undefined.
- * A run after one whose end check failed checks again even when no phase runs: rerunning must not
- * turn a regression green without a fix.
+ * A run after one whose end check failed, or did not finish, checks again even when no phase runs:
+ * rerunning must not turn a regression green without a fix (owed-end-check.ts). `completedThisRun`:
+ * the phases completed since the last finished check, in order (this run's, and those it owes).
  */
 export async function checkAtRunEnd(
   ctx: PhaseContext, state: RunState, completedThisRun: readonly string[], verifiedLast: string | undefined,
-  /** The end-of-run regressions the run before found failing: who was suspected then, when no phase of this run is. */
-  unresolved: readonly RegressionResultEvent[] = [],
+  /** The end-of-run regressions found failing before (owed-end-check.ts): who was suspected then, when no phase of this run is. */
+  unresolved: readonly OwedRegression[] = [],
 ): Promise<string | undefined> {
   const phases = phaseGatesOf(ctx.plan);
   const justVerified = phases.find((phase) => phase.id === verifiedLast);

@@ -1,10 +1,14 @@
 /**
  * What a new run inherits: phases already complete (from earlier runs of the plan, `debussy done`
- * marks, or the plan's own status column) and, when the last run was interrupted, the counters and
- * checkpoint of the phase it was in. A completion debussy cannot prove it recorded (a journal line
- * without a valid seal, a mark made without --verify: state/journal-seal.ts) is a claim: the phase
- * is verified again by its gates before it counts as done, or taken as done with --trust-completed,
- * and either way the run says why. Pure.
+ * marks, or the plan's own status column) and the phases the last run left unfinished, whatever
+ * ended it: each resumes from its checkpoint (progress, last activity, commits, the work the run
+ * committed or left in the tree). A run that was interrupted (Ctrl-C, kill -9, a budget, a usage
+ * limit, debussy's state lost) is continued as it was, counters and spend included; a run that
+ * gave up (a failed phase, an abort such as a rejected API key, a blocked phase) leaves its work
+ * and checkpoint, and the phase gets fresh counters. A completion debussy cannot prove it recorded
+ * (a journal line without a valid seal, a mark made without --verify: state/journal-seal.ts) is a
+ * claim: the phase is verified again by its gates before it counts as done, or taken as done with
+ * --trust-completed, and either way the run says why. Pure.
  */
 import type { Plan } from '../plan/types.js';
 import { describeUnproven, type PhaseState, type RunState, type UnprovenWhy } from '../state/index.js';
@@ -14,8 +18,6 @@ export interface ResumeInput {
   plan: Plan;
   /** The last run of this plan, if any (and not --fresh). */
   prior: RunState | undefined;
-  /** Whether the prior run's process is still alive (it then holds the lock; we never get here). */
-  priorInterrupted: boolean;
   /** `debussy done` marks (state/project.ts): `unproven` says why one does not prove a completion. */
   marks: Record<string, { status: string; ts: string; unproven?: UnprovenWhy }>;
   /** --trust-completed: completions debussy cannot prove are taken as done without running their gates. */
@@ -49,6 +51,22 @@ function unendedSessionLog(state: PhaseState): { unendedSessionLog?: string } {
   return last === undefined || last.ended || last.streamLogPath === undefined ? {} : { unendedSessionLog: last.streamLogPath };
 }
 
+const UNFINISHED: ReadonlySet<PhaseState['status']> = new Set(['pending', 'in_progress', 'failed', 'skipped', 'blocked']);
+
+/** A phase a session worked on that did not complete: its work and checkpoint are carried to the next run. */
+function leftUnfinished(state: PhaseState): boolean {
+  return state.attempts > 0 && UNFINISHED.has(state.status);
+}
+
+/**
+ * Whether the next run of the plan continues `prior` (a phase to resume, or an interrupted run):
+ * its uncommitted changes are then the agent's work, which the run takes on, not the user's edits.
+ */
+export function continuesRun(prior: RunState | undefined): boolean {
+  if (prior === undefined) return false;
+  return prior.status === 'running' || prior.status === 'interrupted' || Object.values(prior.phases).some(leftUnfinished);
+}
+
 export function planResume(input: ResumeInput): ResumePlan {
   const completed = new Map<string, string>();
   const carry = new Map<string, PhaseCarry>();
@@ -65,20 +83,25 @@ export function planResume(input: ResumeInput): ResumePlan {
     }
   }
   let resumedFrom: string | undefined;
-  if (prior && input.priorInterrupted) {
+  if (prior && continuesRun(prior)) {
     resumedFrom = prior.runId;
     for (const [id, state] of Object.entries(prior.phases)) {
-      if (completed.has(id) || state.attempts === 0) continue;
-      if (state.status !== 'in_progress' && state.status !== 'pending') continue;
+      if (completed.has(id) || !leftUnfinished(state)) continue;
+      // Interrupted in the middle (in progress): continued as it was. Given up on (failed, skipped,
+      // blocked; an aborted run fails its phase): a new try, with fresh counters.
+      const interrupted = state.status === 'in_progress' || state.status === 'pending';
+      const counters = interrupted
+        ? { restarts: state.restarts, retries: state.retries, priorCostUsd: state.costUsd + (state.priorCostUsd ?? 0) }
+        : { restarts: 0, retries: 0 };
       carry.set(id, {
-        restarts: state.restarts,
-        retries: state.retries,
+        ...counters,
         sessions: state.sessions.length,
-        resumeReason: `run ${prior.runId} was interrupted during this phase`,
-        priorCostUsd: state.costUsd + (state.priorCostUsd ?? 0),
+        resumeReason: interrupted ? `run ${prior.runId} was interrupted during this phase` : `run ${prior.runId} stopped during this phase${state.reason === undefined ? '' : ` (${state.reason})`}`,
         ...(state.baseSha === undefined ? {} : { baseSha: state.baseSha }),
         ...(state.userChanges === undefined ? {} : { userChanges: state.userChanges }),
-        ...(state.uncommittedAtStop === undefined ? {} : { uncommittedAtStop: state.uncommittedAtStop }),
+        // A phase given up on records what it left (uncommitted_at_stop); one that did not (an older
+        // debussy) left nothing the new run can tell from the user's edits: all of it stays theirs.
+        ...(state.uncommittedAtStop === undefined ? (interrupted ? {} : { uncommittedAtStop: [] }) : { uncommittedAtStop: state.uncommittedAtStop }),
         ...(state.baseline === undefined ? {} : { baseline: state.baseline }),
         resumedFrom: { runId: prior.runId, progress: state.progress, lastActivity: state.lastActivity, ...unendedSessionLog(state) },
       });

@@ -14,20 +14,22 @@ import {
 } from '../state/index.js';
 import type { AgentDriver } from '../agent/agent-driver.js';
 import { createClaudeDriver } from '../agent/claude/claude-driver.js';
-import { writeDebussyShim } from './agent-environment.js';
+import { LiveRunFiles } from './live-run-files.js';
+import { RunInputs } from './run-inputs.js';
 import { SignalInbox } from '../agent-signals/signal-inbox.js';
 import type { PhaseContext, PhaseResult } from './phase-context.js';
 import { runPhase } from './phase-runner.js';
 import { checkPrerequisites, gateCommandsOf } from './preflight.js';
 import { reclaimDeadRun } from './reclaim-dead-run.js';
-import { planResume } from './resume-plan.js';
+import { continuesRun, planResume } from './resume-plan.js';
 import { checkPlanChange } from './plan-change-check.js';
 import { checkAtRunEnd } from './regression-check.js';
+import { owedEndCheck } from './owed-end-check.js';
 import { readPlanFingerprint } from '../plan/read-fingerprint.js';
 import { RunRecorder } from './run-recorder.js';
 import { RunStateGuard } from './run-state-guard.js';
 import { createRunRecovery } from './run-recovery.js';
-import { budgetRaised, checkBudget, describeBudgetReached, raiseBudgetHint, runSpend, withPriceOverrides } from '../cost/index.js';
+import { budgetRaised, checkBudget, describeBudgetReached, raiseBudgetHint, runSpend, settleUnendedSpend, withPriceOverrides } from '../cost/index.js';
 import { docFile } from '../install/package-files.js';
 
 export interface RunPlanInput {
@@ -47,6 +49,8 @@ export interface RunPlanInput {
   trustCompleted?: boolean;
   /** The agent CLI the sessions run; default: Claude Code as the config sets it up. Tests pass an in-process one. */
   agent?: AgentDriver;
+  /** The config file the run's config was read from, if any: kept like the plan (run-inputs.ts). */
+  configFile?: string;
 }
 
 export interface RunPlanResult {
@@ -61,15 +65,15 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   if (input.startAt) requirePhase(plan, input.startAt, '--phase');
   const priced = withPriceOverrides(config.prices);
   if (priced.problems.length > 0) throw new ConfigError(priced.problems.join('; '), `Fix the prices entry (see ${docFile('budgets.md')}).`);
-  // An interrupted run's uncommitted changes are its agent's work, not the user's: resuming it
-  // takes them on (they go into the phase's next commit) instead of refusing a dirty tree.
+  // The uncommitted changes of a run this one continues (interrupted, or a phase it left
+  // unfinished) are its agent's work, not the user's: resuming takes them on (they go into the
+  // phase's next commit; the user's edits since stay out) instead of refusing a dirty tree.
   const before = input.fresh ? undefined : await latestRun(root, plan.path);
   // A journal a newer debussy wrote is not continued half-understood: nothing starts, nothing changes.
   if (before) refuseNewerJournal(before.runId, before.journalVersion, path.relative(process.cwd(), plan.path) || plan.path);
-  const resumingInterrupted = before?.state?.status === 'running' || before?.state?.status === 'interrupted';
   const agent = input.agent ?? createClaudeDriver(config);
   agent.check(root, input.env);
-  const prereq = await checkPrerequisites(root, resumingInterrupted ? { ...config, allow_dirty: true } : config);
+  const prereq = await checkPrerequisites(root, continuesRun(before?.state) ? { ...config, allow_dirty: true } : config);
   // What the run records must be sealed, or the next run could not tell its verdicts from forged ones.
   const key = requireJournalKey();
 
@@ -96,11 +100,13 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     if (orphans > 0) reporter.notice('warning', `ended ${orphans} process(es) left behind by run ${lock.reclaimed?.runId ?? ''}`);
     removeLeftoverLiveRuns(root, runId);
     if (lock.reclaimed) reporter.notice('warning', `reclaimed a stale lock from run ${lock.reclaimed.runId} (pid ${lock.reclaimed.pid} is no longer running)`);
+    // What the sessions debussy was killed in spent is in their stream logs: counted like the rest.
+    const prior = previous?.state === undefined ? undefined : await settleUnendedSpend(previous.state, priced.table);
     const marks = input.fresh ? {} : await readPhaseMarks(root, plan.path, journalKey());
     const planFingerprint = readPlanFingerprint(plan);
-    const resumed = planResume({ plan, prior: previous?.state, priorInterrupted, marks, trustCompleted: input.trustCompleted === true });
+    const resumed = planResume({ plan, prior, marks, trustCompleted: input.trustCompleted === true });
     // A completed phase whose file or gates changed since the last run is verified again (plan-change-check.ts).
-    const planChange = checkPlanChange(previous?.state, planFingerprint, resumed, input.trustCompleted === true);
+    const planChange = checkPlanChange(prior, planFingerprint, resumed, input.trustCompleted === true);
     const resume = planChange?.resume ?? resumed;
 
     const ordered = executionOrder(plan);
@@ -120,15 +126,15 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     const toRun = selected.filter((p) => !alreadyComplete.includes(p));
 
     // An interrupted run's spend counts against max_cost: a run stopped by its budget goes on only once the budget is raised.
-    const prior = priorInterrupted && previous?.state ? runSpend(previous.state) : undefined;
-    const priorCheck = checkBudget({ maxCost: config.max_cost, maxPhaseCost: undefined }, { runUsd: prior?.usd ?? 0, phaseUsd: 0 });
+    const priorSpend = priorInterrupted && prior !== undefined ? runSpend(prior) : undefined;
+    const priorCheck = checkBudget({ maxCost: config.max_cost, maxPhaseCost: undefined }, { runUsd: priorSpend?.usd ?? 0, phaseUsd: 0 });
     if (priorCheck.kind === 'reached') {
       const text = describeBudgetReached(priorCheck, input.resumeCommand);
       throw new DebussyError('E_BUDGET', `${text.reason} (in run ${previous?.runId ?? '?'} and the runs it continued)`, { exitKind: 'budget', hint: text.hint });
     }
-    if (prior !== undefined && previous?.state?.exitCode === exitCodeOf('budget') && !budgetRaised(previous.state.budget, { maxCost: config.max_cost, maxPhaseCost: config.max_phase_cost })) {
-      throw new DebussyError('E_BUDGET', `run ${previous.runId} stopped at its budget (${previous.state.reason ?? 'budget reached'}) and the budget is not raised`, {
-        exitKind: 'budget', hint: raiseBudgetHint(previous.state.budget, prior.usd, input.resumeCommand),
+    if (priorSpend !== undefined && prior?.exitCode === exitCodeOf('budget') && !budgetRaised(prior.budget, { maxCost: config.max_cost, maxPhaseCost: config.max_phase_cost })) {
+      throw new DebussyError('E_BUDGET', `run ${prior.runId} stopped at its budget (${prior.reason ?? 'budget reached'}) and the budget is not raised`, {
+        exitKind: 'budget', hint: raiseBudgetHint(prior.budget, priorSpend.usd, input.resumeCommand),
       });
     }
     const dir = runDir(root, runId);
@@ -139,13 +145,16 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       type: 'run_started', runId, planPath: plan.path, planName: plan.name, phaseIds: selected.map((p) => p.id),
       options: { context_threshold: config.context_threshold, max_restarts: config.max_restarts, max_retries: config.max_retries, tool_call_threshold: config.tool_call_threshold, only: input.only, startAt: input.startAt },
       ...(resume.resumedFrom === undefined ? {} : { resumedFrom: resume.resumedFrom }), planFingerprint,
-      ...(prior === undefined ? {} : { priorCostUsd: prior.usd, priorCostEstimatedUsd: prior.estimatedUsd }),
+      ...(priorSpend === undefined ? {} : { priorCostUsd: priorSpend.usd, priorCostEstimatedUsd: priorSpend.estimatedUsd }),
       ...(config.max_cost === undefined && config.max_phase_cost === undefined ? {} : {
         budget: { ...(config.max_cost === undefined ? {} : { maxCostUsd: config.max_cost }), ...(config.max_phase_cost === undefined ? {} : { maxPhaseCostUsd: config.max_phase_cost }) },
       }),
     });
     const unwritable = recorder.unsavedError();
     if (unwritable) throw unwritable;
+    // The end check the run before did not finish is this run's to do, even with no phase to run.
+    const owed = owedEndCheck(prior);
+    if (owed.phases.length > 0 || owed.regressions.length > 0) recorder.record({ type: 'regression_check', stage: 'pending', phases: owed.phases, regressions: owed.regressions });
     recordPlanUsed(root, plan.path);
     reporter.runStarted({
       runId, plan, phases: toRun, alreadyComplete: alreadyComplete.map((p) => ({ id: p.id, why: resume.completed.get(p.id) ?? '' })),
@@ -168,9 +177,11 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     // They live outside the work tree (liveRunDir), so an agent that cleans it keeps its debussy.
     const runInbox = new SignalInbox(path.join(live, 'inbox'), input.env, (event) => recorder.record(event), () => recorder.check()).start();
     inbox = runInbox;
-    const shimDir = writeDebussyShim(path.join(live, 'bin'), runInbox);
+    const liveFiles = LiveRunFiles.write(path.join(live, 'bin'), runInbox);
+    const shimDir = liveFiles.binDir;
     const projectJournal = { keeper: new JournalKeeper(projectJournalPath(root)).adopt(), shown: path.relative(root, projectJournalPath(root)) };
-    guard.watch({ recorder, lock, alsoKeep: [projectJournal] });
+    const inputs = RunInputs.read(root, [input.configFile, plan.path, ...plan.phases.map((phase) => phase.path)]);
+    guard.watch({ recorder, lock, liveFiles, inputs, alsoKeep: [projectJournal] });
     const done = new Set(resume.completed.keys());
     const ctx: PhaseContext = {
       root, plan, config, agent, runId, runDir: dir, shimDir, recorder, reporter,
@@ -179,6 +190,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       completedPhases: done,
       prices: priced.table,
       resumeCommand: input.resumeCommand,
+      keepLiveFiles: guard.keepLiveFiles,
+      keepInputs: guard.keepInputs,
     };
     const problems: string[] = [];
     let status: RunStatus = 'completed';
@@ -243,11 +256,16 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     }
 
     // Only a run whose phases all completed: a failed one already fails the run, and its work is in the tree unverified.
-    const unresolved = (previous?.state?.regressions ?? []).filter((r) => !r.passed && r.mode === 'end');
-    if (status === 'completed' && problems.length === 0 && config.regression_gates === 'end' && (completedThisRun.length > 0 || unresolved.length > 0) && !guard.interrupt.aborted) {
-      const regression = await checkAtRunEnd(ctx, await recorder.state(), completedThisRun, verifiedLast, unresolved);
-      if (guard.interrupt.aborted) status = 'interrupted';
-      else if (regression !== undefined) problems.unshift(regression);
+    if (status === 'completed' && problems.length === 0) {
+      const unchecked = [...new Set([...owed.phases, ...completedThisRun])];
+      const owes = config.regression_gates === 'end' && (unchecked.length > 0 || owed.regressions.length > 0);
+      const regression = owes && !guard.interrupt.aborted ? await checkAtRunEnd(ctx, await recorder.state(), unchecked, verifiedLast, owed.regressions) : undefined;
+      // A check cut short, or never started for a Ctrl-C, is owed by the next run (owed-end-check.ts).
+      if (owes && guard.interrupt.aborted) status = 'interrupted';
+      else {
+        recorder.record({ type: 'regression_check', stage: 'finished' });
+        if (regression !== undefined) problems.unshift(regression);
+      }
     }
     if (status === 'interrupted' && reason === undefined) {
       exitCode = EXIT_CODES.interrupted.code;
@@ -272,7 +290,11 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   } finally {
     guard?.close();
     inbox?.close();
-    rmSync(live, { recursive: true, force: true });
+    try {
+      rmSync(live, { recursive: true, force: true });
+    } catch {
+      // Something else stands where the live directory was (the agent put a file there): none of the run's to remove.
+    }
     await lock.release();
   }
 }

@@ -52,6 +52,8 @@ export interface SessionRequest {
   prices: PriceTable;
   /** max_cost / max_phase_cost and what was spent before this session: stop when the running total reaches a budget. */
   budget?: { limits: BudgetLimits; spent: SpentSoFar; resumeCommand: string };
+  /** Called when the agent starts a tool call (before claude runs it): the run puts back what the agent needs. */
+  beforeToolCall?: () => void;
 }
 
 export type { StopCause };
@@ -211,7 +213,10 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     for await (const event of session.events()) {
       lastEventAt = Date.now();
       sawEvent = true;
-      if (event.type === 'tool_start' && event.parentToolUseId === undefined) toolsRunning += 1;
+      if (event.type === 'tool_start' && event.parentToolUseId === undefined) {
+        toolsRunning += 1;
+        request.beforeToolCall?.();
+      }
       if (event.type === 'tool_result' && event.parentToolUseId === undefined) toolsRunning = Math.max(0, toolsRunning - 1);
       monitor.observe(event);
       spend.observe(event);

@@ -300,6 +300,29 @@ export interface RegressionResultEvent extends Base, GateRunFields {
   suspects?: string[];
 }
 
+/**
+ * The end-of-run regression check (regression_gates: end) a run owes. `pending`, when the run
+ * starts owing one it inherits from the run it continues: the phases completed since the last
+ * check that ran to its end, and the regressions found and not yet seen fixed. `finished`, once the
+ * run owes none: its own check ran to its end, or it completed without needing one. A check cut
+ * short (Ctrl-C, kill -9) is owed by the next run (orchestrator/owed-end-check.ts).
+ */
+export interface RegressionCheckEvent extends Base {
+  type: 'regression_check';
+  stage: 'pending' | 'finished';
+  /** pending: the phases completed and not yet checked, in the order they completed. */
+  phases?: string[];
+  /** pending: each gate found failing at a run's end, with the phases suspected of breaking it. */
+  regressions?: OwedRegression[];
+}
+
+/** A gate found failing at the end of a run, as the next check needs it. */
+export interface OwedRegression {
+  phaseId: string;
+  name: string;
+  suspects: string[];
+}
+
 /** The plan changed since the run before this one: what changed and which completed phases run their gates again. */
 export interface PlanChangedEvent extends Base {
   type: 'plan_changed';
@@ -413,6 +436,7 @@ export type JournalEvent =
   | GateResultEvent
   | BaselineResultEvent
   | RegressionResultEvent
+  | RegressionCheckEvent
   | PlanChangedEvent
   | NoticeEvent
   | RecoveryEvent

@@ -8,6 +8,7 @@ import type {
   CommitEvent,
   ContextCrossedEvent,
   JournalEvent,
+  OwedRegression,
   PhaseResumedEvent,
   RunOptions,
   RunStartedEvent,
@@ -27,6 +28,8 @@ const optionalNumber = (value: unknown): number | undefined =>
 const USER_CHANGE_ORIGINS: readonly string[] = ['untracked_before_phase', 'modified_before_phase', 'changed_between_runs'] satisfies UserChangeOrigin[];
 const isUserChange = (value: unknown): value is UserChange =>
   typeof value === 'object' && value !== null && isString((value as UserChange).path) && USER_CHANGE_ORIGINS.includes((value as UserChange).origin);
+const isOwedRegression = (value: unknown): value is OwedRegression =>
+  typeof value === 'object' && value !== null && isString((value as OwedRegression).phaseId) && isString((value as OwedRegression).name) && Array.isArray((value as OwedRegression).suspects) && (value as OwedRegression).suspects.every(isString);
 const isFileState = (value: unknown): value is FileState =>
   typeof value === 'object' && value !== null && isString((value as FileState).path) && (isString((value as FileState).hash) || (value as FileState).hash === null);
 
@@ -275,6 +278,10 @@ function apply(state: RunState, event: JournalEvent): void {
       return;
     case 'regression_result':
       (state.regressions ??= []).push(event);
+      return;
+    case 'regression_check':
+      if (event.stage === 'finished') state.endCheck = { ...(state.endCheck ?? { phases: [], regressions: [] }), finished: true };
+      else state.endCheck = { phases: stringList(event.phases), regressions: Array.isArray(event.regressions) ? event.regressions.filter(isOwedRegression) : [], finished: false };
       return;
     case 'plan_changed':
       state.planChanged = event;

@@ -2,7 +2,7 @@
 import type { FileState, UserChange } from '../git/commit-scope.js';
 import type { PhaseStatus } from '../plan/types.js';
 import type { PlanFingerprint } from '../plan/fingerprint.js';
-import type { BaselineResultEvent, GateResultEvent, NoticeEvent, PlanChangedEvent, RegressionResultEvent, RunOptions, RunStatus, SignalEvent, UnprovenWhy } from './events.js';
+import type { BaselineResultEvent, GateResultEvent, NoticeEvent, OwedRegression, PlanChangedEvent, RegressionResultEvent, RunOptions, RunStatus, SignalEvent, UnprovenWhy } from './events.js';
 
 /** A verdict of the journal debussy cannot prove it wrote (journal-seal.ts): noted, not believed. */
 export interface UnprovenRecord {
@@ -121,6 +121,8 @@ export interface RunState {
   planChanged?: PlanChangedEvent;
   /** Earlier phases' gates run again (regression_result), in order. */
   regressions?: RegressionResultEvent[];
+  /** The end-of-run check the run owes (regression_check): what it inherited, and whether its own ran to its end. */
+  endCheck?: { phases: string[]; regressions: OwedRegression[]; finished: boolean };
   /** USD spent by the interrupted runs this one continues (run_started): max_cost counts it. */
   priorCostUsd?: number;
   priorCostEstimatedUsd?: number;

@@ -87,8 +87,8 @@ describe('the git processes of a commit', () => {
     let result: unknown;
     const second = await commandsOf(async () => (result = await commitPaths(root, 'two', ['a.txt', 'b.txt'])));
 
-    expect(first).toEqual(['rev-parse', 'rev-parse', 'add', 'diff', 'config', 'commit', 'diff-tree']);
-    expect(second).toEqual(['add', 'diff', 'commit', 'diff-tree']);
+    expect(first).toEqual(['rev-parse', 'rev-parse', 'add', 'diff', 'config', 'commit', 'diff-tree', 'reset']);
+    expect(second).toEqual(['add', 'diff', 'commit', 'diff-tree', 'reset']);
     expect(result).toEqual({ committed: true, sha: (await git(root, 'rev-parse', 'HEAD')).trim(), files: ['a.txt', 'b.txt'] });
   });
 });

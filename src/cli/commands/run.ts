@@ -99,6 +99,7 @@ export default async function runCommand(planArg: string, options: RunOptions): 
       root, plan, config: resolved.config, ...(options.phase ? { startAt: options.phase } : {}), ...(options.only ? { only: options.only } : {}),
       fresh: options.fresh === true, reporter, interrupt: interrupt.signal, forceStop: forceStop.signal, env: process.env,
       resumeCommand: resumeCommandFor(planArg), trustCompleted: options.trustCompleted === true,
+      ...(resolved.file === undefined ? {} : { configFile: resolved.file }),
     });
     return result.exitCode;
   } finally {
