@@ -10,6 +10,7 @@ import { tailText } from '../redact/index.js';
 import { formatCount } from '../text/format-count.js';
 import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from './agent-events.js';
 import { launchProblem, spawnFailure } from './agent-launch.js';
+import { nativeBinaryMissing, saysNativeBinaryMissing } from './claude-install.js';
 import { spawnAgentProcess, type AgentProcess } from './agent-process.js';
 import { EventQueue } from './event-queue.js';
 import { maxStreamLineBytes, readLineBytesBatches } from './line-reader.js';
@@ -141,6 +142,7 @@ class ClaudeSession implements AgentSession {
   private lastRetry: ApiRetryEvent | undefined;
   private sessionId: string | undefined;
   private stderrTail = '';
+  private linesRead = 0;
   private stopRequested = false;
   private stopReason: string | undefined;
   /** The turn the caller was at when it asked for a graceful stop. */
@@ -281,10 +283,18 @@ class ClaudeSession implements AgentSession {
       clearTimeout(timer);
     }
     await pumped.catch(noop);
-    this.queue.end();
+    // claude's npm launcher without its native binary prints one error and no stream (claude-install.ts):
+    // every session would end so, so it is a missing prerequisite, not a crash to retry.
+    const installProblem = this.linesRead === 0 && exit.code !== 0 && saysNativeBinaryMissing(this.stderrTail) ? nativeBinaryMissing(this.options.command) : undefined;
+    this.queue.end(installProblem === undefined ? undefined : { error: installProblem });
 
     const leftoverProcessesKilled = (await this.processes?.terminateLeftovers(this.killRequested ? 0 : this.graceMs)) ?? 0;
     this.guard?.dispose();
+    if (installProblem !== undefined) {
+      this.logs.note(`could not run: ${installProblem.message}`);
+      await this.logs.close();
+      throw installProblem;
+    }
     const outcome = sessionOutcomeOf({
       result: this.result,
       stopSignalled: this.stopSignalled,
@@ -323,6 +333,7 @@ class ClaudeSession implements AgentSession {
     for await (const batch of readLineBytesBatches(child.stdout, { onSkipped })) {
       for (let i = 0; i < batch.lines.length; i++) {
         const line = batch.lines[i] as string;
+        this.linesRead += 1;
         this.logs.rawLine(line, batch.bytes[i]);
         for (const event of parseStreamLine(line, this.state)) this.handle(event);
         this.stopWhenTurnIsDone();

@@ -4,6 +4,7 @@
  */
 import type { PermissionVerdict } from '../permissions/rule-check.js';
 import { docFile } from '../install/package-files.js';
+import { NATIVE_BINARY_HINT } from '../agent/claude-install.js';
 import { OLDEST_TESTED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS_TEXT } from './tested-claude-version.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail';
@@ -23,6 +24,8 @@ export interface ClaudeFacts {
   /** `claude --version`'s first number, e.g. 2.1.197. */
   version: string | undefined;
   versionError: string | undefined;
+  /** An npm install of Claude Code without its native binary (agent/claude-install.ts). */
+  nativeBinaryMissing?: boolean;
 }
 
 /** -1, 0, 1 as a < b, a == b, a > b, for dotted numbers (2.1.197). */
@@ -42,6 +45,9 @@ export function checkClaude(facts: ClaudeFacts): DoctorCheck {
       id: 'claude', status: 'fail', message: `claude: "${facts.command}" not found${facts.command.includes('/') ? '' : ' on PATH'}`,
       fix: 'Install Claude Code (npm install -g @anthropic-ai/claude-code), or set claude_command in .debussy/config.yaml to its path.',
     };
+  }
+  if (facts.nativeBinaryMissing === true) {
+    return { id: 'claude', status: 'fail', message: `claude: ${facts.path} is an npm install without its native binary (its postinstall did not run, or its platform package is missing)`, fix: NATIVE_BINARY_HINT };
   }
   if (facts.version === undefined) {
     return { id: 'claude', status: 'fail', message: `claude: ${facts.path} did not tell its version (${facts.versionError ?? 'no version in its output'})`, fix: `Run \`${facts.path} --version\` to see why; reinstall Claude Code if it fails.` };

@@ -8,6 +8,7 @@ import type { DebussyConfig } from '../config/index.js';
 import { PlanError, PrerequisiteError } from '../errors/index.js';
 import { hasTrackedChanges, isGitRepo, workingTreeStatus } from '../git/index.js';
 import { settingsError, userSettingsProblem } from '../agent/session-settings.js';
+import { isNativeBinaryStub, nativeBinaryMissing } from '../agent/claude-install.js';
 import { auditPlan, formatFinding, type Phase, type Plan } from '../plan/index.js';
 import { DEBUSSY_TOOL_RULES } from '../agent/claude-args.js';
 import { findExecutable } from '../process/find-executable.js';
@@ -41,6 +42,7 @@ export async function checkPrerequisites(root: string, config: DebussyConfig, en
       'Install it (npm install -g @anthropic-ai/claude-code), or set claude_command in .debussy/config.yaml to its path.',
     );
   }
+  if (isNativeBinaryStub(claudePath)) throw nativeBinaryMissing(config.claude_command);
   // A user's --settings that claude could not read would fail every session: say so before any starts.
   const settingsProblem = userSettingsProblem(config.claude_args, root);
   if (settingsProblem !== undefined) throw settingsError(settingsProblem);
