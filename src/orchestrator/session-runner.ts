@@ -12,6 +12,7 @@ import type { Reporter } from '../report/reporter.js';
 import type { RunRecorder } from './run-recorder.js';
 import { checkBudget, describeBudgetReached, SessionSpend, sessionBudgetFlag, type BudgetCheck, type BudgetLimits, type PriceTable, type SpendFigure, type SpentSoFar } from '../cost/index.js';
 import type { RateLimitInfo } from '../recovery/usage-limit.js';
+import { LiveSessionFile, liveSessionPath } from '../state/index.js';
 
 export interface SessionRequest {
   phaseId: string;
@@ -165,6 +166,18 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     streamLogPath: logs.raw,
   });
 
+  // What `debussy status` shows of the session while it runs (state/live-session.ts).
+  const live = new LiveSessionFile(liveSessionPath(request.logDir), { phaseId: request.phaseId, attemptId: request.attemptId, sessionIndex: request.sessionIndex });
+  const liveFigures = () => {
+    const now = monitor.snapshot();
+    const cost = spend.figure();
+    return {
+      contextTokens: now.usedTokens, contextPercent: now.percent, contextWindow: now.contextWindow ?? 0, ...(now.limit === undefined ? {} : { contextLimitTokens: Math.round(now.limit.tokens) }),
+      peakContextTokens: now.peakTokens, peakContextPercent: now.peakPercent, toolCalls: now.toolCalls,
+      costUsd: cost.usd, costEstimated: cost.estimated, inputTokens: cost.tokens.inputTokens, outputTokens: cost.tokens.outputTokens,
+    };
+  };
+
   // An interrupt that is not the user's carries its reason (run-state-guard.ts: debussy's state
   // was lost); the running tool may finish, so an agent's `debussy done` under way still lands.
   const onAbort = () => {
@@ -213,6 +226,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
       if (event.type === 'tool_result' && event.parentToolUseId === undefined) toolsRunning = Math.max(0, toolsRunning - 1);
       monitor.observe(event);
       spend.observe(event);
+      live.update(liveFigures);
       if (event.type === 'rate_limit') rateLimits.push({ status: event.status, ...(event.resetsAt === undefined ? {} : { resetsAt: event.resetsAt }), ...(event.rateLimitType === undefined ? {} : { rateLimitType: event.rateLimitType }) });
       if (request.budget !== undefined && !stoppedBy && (event.type === 'usage' || event.type === 'output_usage' || event.type === 'result')) {
         // The running total, claude's own figure once it reports one: a budget reached stops the session as a context crossing does.
@@ -232,6 +246,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
       reporter.agent(request.phaseId, shown, displaySnapshot(event));
     }
   } finally {
+    live.close();
     request.signal.removeEventListener('abort', onAbort);
     request.forceStop.removeEventListener('abort', onForce);
     if (timeoutTimer) clearTimeout(timeoutTimer);
