@@ -96,6 +96,11 @@ export interface AgentSession {
   requestStop(reason: string, options?: { immediate?: boolean }): void;
   /** SIGKILL now, and end every process of the session; resolves once the session has ended. */
   kill(reason: string): Promise<void>;
+  /**
+   * Whether debussy's hooks run in this session (its SessionStart hook answered); ask once claude
+   * has answered a request. Undefined for a session without them (stopGuard: false).
+   */
+  hooksAnswered(): boolean | undefined;
   readonly ended: Promise<SessionEnd>;
 }
 
@@ -143,6 +148,7 @@ class ClaudeSession implements AgentSession {
   private sessionId: string | undefined;
   private stderrTail = '';
   private linesRead = 0;
+  private hooksOffNoted = false;
   private stopRequested = false;
   private stopReason: string | undefined;
   /** The turn the caller was at when it asked for a graceful stop. */
@@ -165,7 +171,10 @@ class ClaudeSession implements AgentSession {
     const problem = launchProblem(options.command, options.cwd, env.PATH);
     const guard = problem === undefined && options.stopGuard !== false ? createStopGuard(marker) : undefined;
     // One --settings: the user's own (from args) with debussy's hooks merged in.
-    const settings = guard === undefined ? { args: options.args } : withSessionSettings(options.args, options.cwd, debussyHooks(guard.stopFile));
+    const settings = guard === undefined ? { args: options.args } : withSessionSettings(options.args, options.cwd, debussyHooks(guard.stopFile, guard.answerFile));
+    // Compaction stays off where debussy's PreCompact hook does not run (--bare; measured with
+    // 2.1.332: a prompt-too-long then ends the session instead of a summary replacing its history).
+    if (guard !== undefined) env.DISABLE_COMPACT = '1';
     this.guard = 'args' in settings ? guard : undefined;
     const args = 'args' in settings ? settings.args : options.args;
     let child: AgentProcess | undefined;
@@ -212,6 +221,16 @@ class ClaudeSession implements AgentSession {
       },
     };
     return events;
+  }
+
+  hooksAnswered(): boolean | undefined {
+    if (this.guard === undefined) return undefined;
+    const answered = this.guard.answered();
+    if (!answered && !this.hooksOffNoted) {
+      this.hooksOffNoted = true;
+      this.logs.note("debussy's hooks did not answer (SessionStart): no stop guard in this session; a stop is SIGINT, then SIGTERM and SIGKILL");
+    }
+    return answered;
   }
 
   requestStop(reason: string, options: { immediate?: boolean } = {}): void {

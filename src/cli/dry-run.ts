@@ -11,7 +11,7 @@ import { checkPlanChange } from '../orchestrator/plan-change-check.js';
 import { readPlanFingerprint } from '../plan/read-fingerprint.js';
 import { gateCommandsOf, permissionWarning } from '../orchestrator/preflight.js';
 import { redactSecrets } from '../redact/index.js';
-import { hooksOffWarning } from '../agent/session-settings.js';
+import { hooksOffWarning } from '../agent/hooks-off.js';
 import { inertJson, inertLine, inertText } from '../text/inert-text.js';
 
 export interface DryRunPhase {

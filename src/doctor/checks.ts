@@ -5,12 +5,13 @@
 import type { PermissionVerdict } from '../permissions/rule-check.js';
 import { docFile } from '../install/package-files.js';
 import { NATIVE_BINARY_HINT } from '../agent/claude-install.js';
+import { HOOKS_OFF_FIX, HOOKS_OFF_MEANING } from '../agent/hooks-off.js';
 import { OLDEST_TESTED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS_TEXT } from './tested-claude-version.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail';
 
 export interface DoctorCheck {
-  id: 'claude' | 'auth' | 'git' | 'permissions' | 'config' | 'notify';
+  id: 'claude' | 'auth' | 'git' | 'permissions' | 'hooks' | 'config' | 'notify';
   status: CheckStatus;
   /** What was found, one line. */
   message: string;
@@ -131,6 +132,19 @@ export function checkPermissions(facts: PermissionFacts): DoctorCheck {
     return { id: 'permissions', status: 'warn', message: `permissions: ${mode} lets claude decide each call; a refused one fails the phase`, fix: `Prefer permission_mode acceptEdits with allowed_tools for unattended runs (${docFile('permissions.md')}).` };
   }
   return { id: 'permissions', status: 'pass', message: `permissions: ${mode}, ${facts.allowedRules} allowed_tools rule(s); the agent can edit files and signal` };
+}
+
+export interface HooksFacts {
+  /** What turns Claude Code's hooks off (agent/hooks-off.ts), each said as a person would look for it. */
+  off: string[];
+}
+
+/** A warning, not a failure: a run works without debussy's hooks, less guarded. */
+export function checkHooks(facts: HooksFacts): DoctorCheck {
+  if (facts.off.length === 0) {
+    return { id: 'hooks', status: 'pass', message: "hooks: nothing turns Claude Code's hooks off; each session checks again that debussy's answer (SessionStart)" };
+  }
+  return { id: 'hooks', status: 'warn', message: `hooks: ${facts.off.join('; ')}: ${HOOKS_OFF_MEANING}`, fix: `${HOOKS_OFF_FIX.charAt(0).toUpperCase()}${HOOKS_OFF_FIX.slice(1)}.` };
 }
 
 export interface ConfigFacts {

@@ -12,7 +12,7 @@ import type { Reporter } from '../report/reporter.js';
 import {
   acquireRunLock, JournalKeeper, journalKey, journalPath, latestRun, liveRunDir, liveStateDir, newRunId, projectJournalPath, readJournal, readPhaseMarks, recordPlanUsed, refuseNewerJournal, removeLeftoverLiveRuns, requireJournalKey, runDir, type AcquiredLock, type RunStatus,
 } from '../state/index.js';
-import { hooksOffWarning } from '../agent/session-settings.js';
+import { hooksOffWarning } from '../agent/hooks-off.js';
 import { writeDebussyShim } from './agent-environment.js';
 import { SignalInbox } from '../agent-signals/signal-inbox.js';
 import type { PhaseContext, PhaseResult } from './phase-context.js';

@@ -13,6 +13,7 @@ import type { RunRecorder } from './run-recorder.js';
 import { checkBudget, describeBudgetReached, SessionSpend, sessionBudgetFlag, type BudgetCheck, type BudgetLimits, type PriceTable, type SpendFigure, type SpentSoFar } from '../cost/index.js';
 import type { RateLimitInfo } from '../recovery/usage-limit.js';
 import { LiveSessionFile, liveSessionPath } from '../state/index.js';
+import { HOOKS_DID_NOT_ANSWER, hooksDidNotAnswer } from '../agent/hooks-off.js';
 
 export interface SessionRequest {
   phaseId: string;
@@ -211,6 +212,9 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   let toolsRunning = 0;
   let lastEventAt = Date.now();
   let sawEvent = false;
+  // Once claude has answered, its SessionStart hook has run, or hooks are off (agent/hooks-off.ts):
+  // said once a run; the session is then stopped by its signals alone.
+  let hooksChecked = false;
   const stallCheck = setInterval(() => {
     const allowance = sawEvent ? request.stallTimeoutMs : Math.max(request.stallTimeoutMs, STARTUP_ALLOWANCE_MS);
     if (toolsRunning === 0 && Date.now() - lastEventAt >= allowance) {
@@ -222,6 +226,13 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     for await (const event of session.events()) {
       lastEventAt = Date.now();
       sawEvent = true;
+      if (!hooksChecked && (event.type === 'usage' || event.type === 'tool_start')) {
+        hooksChecked = true;
+        const said = async () => recorder.state().then((state) => state.notices.some((n) => n.message.startsWith(HOOKS_DID_NOT_ANSWER)), () => false);
+        if (session.hooksAnswered() === false && !(await said())) {
+          recorder.record({ type: 'notice', level: 'warning', phaseId: request.phaseId, message: hooksDidNotAnswer(request.phaseId, request.sessionIndex) });
+        }
+      }
       if (event.type === 'tool_start' && event.parentToolUseId === undefined) toolsRunning += 1;
       if (event.type === 'tool_result' && event.parentToolUseId === undefined) toolsRunning = Math.max(0, toolsRunning - 1);
       monitor.observe(event);
