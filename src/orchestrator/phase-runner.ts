@@ -13,7 +13,7 @@ import { runGates, type GateOutcome } from '../gates/index.js';
 import { headSha } from '../git/index.js';
 import type { Phase } from '../plan/types.js';
 import { exitCodeOf } from '../errors/index.js';
-import { buildPhasePrompt, buildRecoveryResumePrompt, buildReminderPrompt, buildRemediationPrompt } from '../prompt/index.js';
+import { buildPhasePrompt, buildRecoveryResumePrompt, buildReminderPrompt, buildRemediationPrompt, type FailedGate } from '../prompt/index.js';
 import { afterSessionSuccess, condenseCheckpoint, initialRecoveryState, type RecoveryState } from '../recovery/index.js';
 import { signalForAttempt, type AttemptKind, type PhaseState } from '../state/index.js';
 import { buildAgentEnv } from './agent-environment.js';
@@ -26,7 +26,7 @@ import { decideRecovery, sessionFailed } from './session-failure.js';
 import { PhaseCommits } from './phase-commits.js';
 import { takeBaseline } from './phase-baseline.js';
 import { gatesToRecheckAfter, runRegressionGates, toleratedGates, type BrokenGate } from './regression-check.js';
-import { blockingFailures, failedBefore, splitByBaseline, type GateVerdict } from '../verification/baseline.js';
+import { blockingFailures, isInherited, splitByBaseline, type GateVerdict } from '../verification/baseline.js';
 import { markPlanStatus } from './plan-status.js';
 import type { PhaseCarry, PhaseContext, PhaseResult } from './phase-context.js';
 import { runSession, type SessionReport } from './session-runner.js';
@@ -67,16 +67,12 @@ function newAttemptId(): string {
   return randomUUID().slice(0, 13);
 }
 
-/**
- * What a resumed session must keep from the one it continues. `claude --resume` without `--model`
- * falls back to the plain model (claude-opus-4-8, 200,000 tokens) even when the session ran on its
- * 1M variant (claude-opus-4-8[1m]); passing the init model back keeps the variant, and the window
- * keeps the monitor on the same scale (measured with 2.1.197).
- */
-function resumeOf(report: SessionReport): Pick<Attempt, 'resumeModel' | 'resumeWindow'> {
+/** What a resumed session must keep from the one it continues: the agent's driver knows what it forgets. */
+function resumeOf(ctx: PhaseContext, report: SessionReport): Pick<Attempt, 'resumeModel' | 'resumeWindow'> {
+  const keep = ctx.agent.resumeKeep({ model: report.model, contextWindow: report.snapshot.contextWindow });
   return {
-    ...(report.model === undefined ? {} : { resumeModel: report.model }),
-    ...(report.snapshot.contextWindow === undefined ? {} : { resumeWindow: report.snapshot.contextWindow }),
+    ...(keep.model === undefined ? {} : { resumeModel: keep.model }),
+    ...(keep.contextWindow === undefined ? {} : { resumeWindow: keep.contextWindow }),
   };
 }
 
@@ -107,7 +103,6 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   let recoveryState: RecoveryState = { ...initialRecoveryState(), retries: carry.retries };
   let model = config.model;
   const calibration = new TokenCalibration();
-  const claudePermissions = { ...(config.permission_mode === undefined ? {} : { mode: config.permission_mode }), allowedTools: config.allowed_tools, disallowedTools: config.disallowed_tools };
 
   const phaseState = async (): Promise<PhaseState> => {
     const state = await recorder.state();
@@ -195,13 +190,13 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
     sessionIndex += 1;
     const env = buildAgentEnv({
       base: ctx.env, shimDir: ctx.shimDir, projectRoot: ctx.root, runId: ctx.runId, planPath: ctx.plan.path,
-      phaseId: phase.id, attemptId: attempt.id, claudeMaxRetries: config.claude_max_retries, apiTimeoutMs: config.api_timeout,
+      phaseId: phase.id, attemptId: attempt.id,
     });
     const report = await runSession(
       {
         phaseId: phase.id, attemptId: attempt.id, sessionIndex, prompt: attempt.prompt,
         ...(attempt.resumeSessionId === undefined ? {} : { resumeSessionId: attempt.resumeSessionId }),
-        model: attempt.resumeModel ?? model, claudeCommand: config.claude_command, claudeArgs: config.claude_args, permissions: claudePermissions, cwd: ctx.root, env,
+        model: attempt.resumeModel ?? model, agent: ctx.agent, cwd: ctx.root, env, shimDir: ctx.shimDir,
         logDir: path.join(ctx.runDir, 'sessions'), thresholdPercent: config.context_threshold, toolCallThreshold: config.tool_call_threshold,
         contextWindow: config.context_window, maxContextTokens: config.max_context_tokens > 0 ? config.max_context_tokens : undefined,
         ...(attempt.resumeWindow === undefined ? {} : { inheritedContextWindow: attempt.resumeWindow }), calibration, stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
@@ -251,7 +246,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       const keepsModel = action.model === model;
       model = action.model;
       if (action.kind === 'resume') {
-        attempt = { ...attempt, prompt: buildRecoveryResumePrompt(failure.message), resumeSessionId: action.sessionId, ...(keepsModel ? resumeOf(report) : {}) };
+        attempt = { ...attempt, prompt: buildRecoveryResumePrompt(failure.message), resumeSessionId: action.sessionId, ...(keepsModel ? resumeOf(ctx, report) : {}) };
         continue;
       }
       const checkpoint = await checkpointFrom(failure.message, report.lastActivity);
@@ -293,7 +288,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         return finish({ status: 'failed', reason: step.reason, hint: step.hint });
       case 'continue':
         recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${step.reason}: continuing the same session once with a reminder` });
-        attempt = { ...attempt, prompt: buildReminderPrompt(phase.id), resumeSessionId: report.end.sessionId, continued: true, ...resumeOf(report) };
+        attempt = { ...attempt, prompt: buildReminderPrompt(phase.id), resumeSessionId: report.end.sessionId, continued: true, ...resumeOf(ctx, report) };
         continue;
       case 'restart': {
         const hit = report.crossing;
@@ -327,8 +322,9 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         const broken: BrokenGate[] = config.regression_gates === 'each' && !ctx.interrupt.aborted && blockingFailures(split, config.inherited_failures).blocking.length === 0
           ? await runRegressionGates(ctx, gatesToRecheckAfter(ctx, phase.id, toleratedGates(await recorder.state())), { mode: 'each', afterPhaseId: phase.id })
           : [];
-        const verdict = decideAfterVerification({
+        const verdict = decideAfterVerification<FailedGate>({
           interrupted: ctx.interrupt.aborted,
+          gateCount: phase.file?.gates.length ?? 0,
           failedGates: split.introduced,
           inheritedGates: split.inherited,
           inheritedFailures: config.inherited_failures,
@@ -374,8 +370,8 @@ async function verify(ctx: PhaseContext, phase: Phase, attemptId: string, baseli
     if (outcome.interrupted) continue; // no verdict
     ctx.recorder.record({
       type: 'gate_result', phaseId: phase.id, attemptId, name: outcome.name, command: outcome.command, passed: outcome.passed,
-      exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputTail: outcome.outputTail,
-      ...(!outcome.passed && failedBefore(outcome, baseline) ? { inherited: true } : {}),
+      exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputTail: outcome.outputTail, ...(outcome.failures === undefined ? {} : { failures: outcome.failures }),
+      ...(!outcome.passed && isInherited(outcome, baseline) ? { inherited: true } : {}),
     });
   }
   return outcomes;
