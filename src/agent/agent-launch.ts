@@ -1,10 +1,12 @@
 /**
  * What must hold before an agent process can start: a working directory and an executable
- * command. Checked up front so a missing `claude` is one clear error instead of a bare ENOENT.
+ * command that is not Claude Code's npm stub without its native binary (claude-install.ts).
+ * Checked up front so a missing `claude` is one clear error instead of a bare ENOENT.
  */
 import { statSync } from 'node:fs';
 import { findExecutable } from '../process/find-executable.js';
 import { AgentProcessError } from '../errors/index.js';
+import { isNativeBinaryStub, nativeBinaryMissing } from './claude-install.js';
 
 const INSTALL_HINT = 'Install Claude Code (npm install -g @anthropic-ai/claude-code) or set claude_command in the config to its full path.';
 
@@ -19,7 +21,9 @@ export function launchProblem(command: string, cwd: string, searchPath: string |
   if (!cwdIsDir) {
     return new AgentProcessError('E_AGENT_CWD', `The agent's working directory ${cwd} does not exist.`, { exitKind: 'prerequisites' });
   }
-  if (findExecutable(command, cwd, searchPath) === undefined) return agentNotFound(command);
+  const executable = findExecutable(command, cwd, searchPath);
+  if (executable === undefined) return agentNotFound(command);
+  if (isNativeBinaryStub(executable)) return nativeBinaryMissing(command);
   return undefined;
 }
 

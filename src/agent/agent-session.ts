@@ -10,6 +10,7 @@ import { tailText } from '../redact/index.js';
 import { formatCount } from '../text/format-count.js';
 import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from './agent-events.js';
 import { launchProblem, spawnFailure } from './agent-launch.js';
+import { nativeBinaryMissing, saysNativeBinaryMissing } from './claude-install.js';
 import { spawnAgentProcess, type AgentProcess } from './agent-process.js';
 import { EventQueue } from './event-queue.js';
 import { maxStreamLineBytes, readLineBytesBatches } from './line-reader.js';
@@ -99,6 +100,12 @@ export interface AgentSession {
   requestStop(reason: string, options?: { immediate?: boolean }): void;
   /** SIGKILL now, and end every process of the session; resolves once the session has ended. */
   kill(reason: string): Promise<void>;
+  /**
+   * Whether debussy's hooks run in this session (its SessionStart hook answered); ask once claude
+   * has answered a request. Undefined for a session without them (stopGuard: false); absent for an
+   * agent without hooks.
+   */
+  hooksAnswered?(): boolean | undefined;
   readonly ended: Promise<SessionEnd>;
 }
 
@@ -145,6 +152,8 @@ class ClaudeSession implements AgentSession {
   private lastRetry: ApiRetryEvent | undefined;
   private sessionId: string | undefined;
   private stderrTail = '';
+  private linesRead = 0;
+  private hooksOffNoted = false;
   private stopRequested = false;
   private stopReason: string | undefined;
   /** The turn the caller was at when it asked for a graceful stop. */
@@ -167,7 +176,10 @@ class ClaudeSession implements AgentSession {
     const problem = launchProblem(options.command, options.cwd, env.PATH);
     const guard = problem === undefined && options.stopGuard !== false ? createStopGuard(marker) : undefined;
     // One --settings: the user's own (from args) with debussy's hooks merged in.
-    const settings = guard === undefined ? { args: options.args } : withSessionSettings(options.args, options.cwd, debussyHooks(guard.stopFile));
+    const settings = guard === undefined ? { args: options.args } : withSessionSettings(options.args, options.cwd, debussyHooks(guard.stopFile, guard.answerFile));
+    // Compaction stays off where debussy's PreCompact hook does not run (--bare; measured with
+    // 2.1.332: a prompt-too-long then ends the session instead of a summary replacing its history).
+    if (guard !== undefined) env.DISABLE_COMPACT = '1';
     this.guard = 'args' in settings ? guard : undefined;
     const args = 'args' in settings ? settings.args : options.args;
     let child: AgentProcess | undefined;
@@ -214,6 +226,16 @@ class ClaudeSession implements AgentSession {
       },
     };
     return events;
+  }
+
+  hooksAnswered(): boolean | undefined {
+    if (this.guard === undefined) return undefined;
+    const answered = this.guard.answered();
+    if (!answered && !this.hooksOffNoted) {
+      this.hooksOffNoted = true;
+      this.logs.note("debussy's hooks did not answer (SessionStart): no stop guard in this session; a stop is SIGINT, then SIGTERM and SIGKILL");
+    }
+    return answered;
   }
 
   requestStop(reason: string, options: { immediate?: boolean } = {}): void {
@@ -285,10 +307,18 @@ class ClaudeSession implements AgentSession {
       clearTimeout(timer);
     }
     await pumped.catch(noop);
-    this.queue.end();
+    // claude's npm launcher without its native binary prints one error and no stream (claude-install.ts):
+    // every session would end so, so it is a missing prerequisite, not a crash to retry.
+    const installProblem = this.linesRead === 0 && exit.code !== 0 && saysNativeBinaryMissing(this.stderrTail) ? nativeBinaryMissing(this.options.command) : undefined;
+    this.queue.end(installProblem === undefined ? undefined : { error: installProblem });
 
     const leftoverProcessesKilled = (await this.processes?.terminateLeftovers(this.killRequested ? 0 : this.graceMs)) ?? 0;
     this.guard?.dispose();
+    if (installProblem !== undefined) {
+      this.logs.note(`could not run: ${installProblem.message}`);
+      await this.logs.close();
+      throw installProblem;
+    }
     const outcome = sessionOutcomeOf({
       result: this.result,
       stopSignalled: this.stopSignalled,
@@ -330,6 +360,7 @@ class ClaudeSession implements AgentSession {
     for await (const batch of readLineBytesBatches(child.stdout, { onSkipped })) {
       for (let i = 0; i < batch.lines.length; i++) {
         const line = batch.lines[i] as string;
+        this.linesRead += 1;
         this.logs.rawLine(line, batch.bytes[i]);
         for (const event of parseStreamLine(line, this.state)) this.handle(event);
         this.stopWhenTurnIsDone();

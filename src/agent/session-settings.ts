@@ -5,6 +5,7 @@
  * settings, or the user's flag would drop debussy's hooks; one merged flag keeps both.
  *
  * debussy's hooks:
+ * - SessionStart: creates a file, so debussy knows the session's hooks run (hooks-off.ts).
  * - PreToolUse: once a stop is decided, every tool call is refused (see stop-guard.ts).
  * - PreCompact: Claude Code's own compaction is refused. In `-p` mode it compacts when the user's
  *   settings set an auto-compact window, or after a `prompt is too long` error; a summary written
@@ -38,10 +39,14 @@ const SETTINGS_FLAG = '--settings';
 export const COMPACTION_REFUSAL =
   "debussy: compaction is off in debussy's sessions; when the context is full, debussy restarts the phase from a checkpoint";
 
-/** debussy's hooks for a session whose stop file is `stopFile`. Pure. */
-export function debussyHooks(stopFile: string): SessionHooks {
+/**
+ * debussy's hooks for a session whose stop file is `stopFile`; with `answerFile`, a SessionStart
+ * hook that creates it, so the session can tell its hooks run (hooks-off.ts). Pure.
+ */
+export function debussyHooks(stopFile: string, answerFile?: string): SessionHooks {
   const guard = `test -e ${shellQuote(stopFile)} && { echo "debussy: this session is stopping; do not start new work" >&2; exit 2; }; exit 0`;
   return {
+    ...(answerFile === undefined ? {} : { SessionStart: [{ hooks: [{ type: 'command', command: `: > ${shellQuote(answerFile)}; exit 0` }] }] }),
     PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: guard }] }],
     PreCompact: [{ hooks: [{ type: 'command', command: `echo ${shellQuote(COMPACTION_REFUSAL)} >&2; exit 2` }] }],
   };
@@ -79,7 +84,8 @@ function describeValue(value: string, cwd: string): string {
   return isInlineJson(value) ? 'the inline JSON given to --settings in claude_args' : `the settings file ${resolveSettingsPath(value, cwd)} (--settings in claude_args)`;
 }
 
-function resolveSettingsPath(value: string, cwd: string): string {
+/** A `--settings` file value as claude resolves it: `~` is the home folder, else relative to `cwd`. */
+export function resolveSettingsPath(value: string, cwd: string): string {
   const file = value.trim();
   if (file === '~' || file.startsWith('~/')) return path.join(homedir(), file.slice(1));
   return path.resolve(cwd, file);
@@ -159,31 +165,4 @@ export function settingsError(problem: string): AgentProcessError {
     exitKind: 'usage',
     hint: 'Fix the file or the JSON, or take --settings out of claude_args; debussy merges its hooks into your settings.',
   });
-}
-
-function disableAllHooksIn(file: string): boolean | undefined {
-  const read = readSettingsValue(file, '/');
-  return 'settings' in read && typeof read.settings.disableAllHooks === 'boolean' ? read.settings.disableAllHooks : undefined;
-}
-
-/**
- * A warning when the settings claude will load turn every hook off (`disableAllHooks`), debussy's
- * included: its user, project and local settings files, then claude_args' `--settings` (that
- * order: the later one decides). Unreadable files are claude's business here, not a warning.
- */
-export function hooksOffWarning(claudeArgs: readonly string[], root: string, env: NodeJS.ProcessEnv): string | undefined {
-  const configDir = env.CLAUDE_CONFIG_DIR ?? path.join(homedir(), '.claude');
-  const sources: [string, boolean | undefined][] = [
-    [path.join(configDir, 'settings.json'), disableAllHooksIn(path.join(configDir, 'settings.json'))],
-    [path.join(root, '.claude', 'settings.json'), disableAllHooksIn(path.join(root, '.claude', 'settings.json'))],
-    [path.join(root, '.claude', 'settings.local.json'), disableAllHooksIn(path.join(root, '.claude', 'settings.local.json'))],
-    ...splitSettingsArgs(claudeArgs).values.map((value): [string, boolean | undefined] => {
-      const read = readSettingsValue(value, root);
-      const off = 'settings' in read && typeof read.settings.disableAllHooks === 'boolean' ? read.settings.disableAllHooks : undefined;
-      return [isInlineJson(value) ? '--settings in claude_args' : resolveSettingsPath(value, root), off];
-    }),
-  ];
-  const deciding = sources.filter(([, off]) => off !== undefined).at(-1);
-  if (deciding?.[1] !== true) return undefined;
-  return `${deciding[0]} sets disableAllHooks: debussy's hooks are off too (no stop guard; Claude Code may compact a session, which debussy then restarts from a checkpoint)`;
 }

@@ -5,15 +5,19 @@
  * the CLI shows the hook's stderr to the model instead of running the tool). A hook costs one
  * `sh` per tool call. The hook itself is in session-settings.ts, with debussy's other hooks.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { debussyHooks } from './session-settings.js';
 
 export interface StopGuard {
   stopFile: string;
+  /** Created by the session's SessionStart hook: its hooks run (hooks-off.ts). */
+  answerFile: string;
   /** From now on, every tool call is blocked. */
   arm(): void;
+  /** Whether the SessionStart hook answered: false once claude has started, and its hooks are off. */
+  answered(): boolean;
   dispose(): void;
 }
 
@@ -24,8 +28,11 @@ export function stopGuardSettings(stopFile: string): string {
 
 export function createStopGuard(sessionMarker: string): StopGuard {
   const stopFile = path.join(tmpdir(), `debussy-stop-${sessionMarker}`);
+  const answerFile = path.join(tmpdir(), `debussy-hooks-${sessionMarker}`);
   return {
     stopFile,
+    answerFile,
+    answered: () => existsSync(answerFile),
     arm() {
       try {
         writeFileSync(stopFile, '');
@@ -35,6 +42,7 @@ export function createStopGuard(sessionMarker: string): StopGuard {
     },
     dispose() {
       rmSync(stopFile, { force: true });
+      rmSync(answerFile, { force: true });
     },
   };
 }

@@ -3,7 +3,7 @@
  * config file `debussy init` writes. Both come from CONFIG_SCHEMA, so neither can drift from it.
  */
 import path from 'node:path';
-import { docFile, packageFile, referenceFrom } from '../install/package-files.js';
+import { packageFile, packagePublicUrl, relativeInProject } from '../install/package-files.js';
 import { CONFIG_JSON_SCHEMA_PATH } from './json-schema.js';
 import { CONFIG_KEYS, CONFIG_SCHEMA, type ConfigKey, type KeyDefinition } from './schema.js';
 import { unitText } from './unit-text.js';
@@ -29,29 +29,31 @@ export interface ConfigFileChoices {
   groupNotes?: Partial<Record<KeyDefinition['group'], readonly string[]>>;
 }
 
-/** Where the config file's first lines point: the installed package's schema and reference doc. */
+/** Where the config file's first lines point: the schema (none: no modeline) and the reference doc. */
 export interface ConfigFileLinks {
-  schema: string;
+  schema: string | undefined;
   reference: string;
 }
 
 /**
- * The links for a config file in `projectRoot`/.debussy: relative when debussy is installed in
- * the project (node_modules), so they hold on every clone; else absolute paths of this install.
- * The YAML language server reads a `$schema` path relative to the file, or absolute.
+ * The links for a config file in `projectRoot`/.debussy, which is meant to be committed: relative
+ * when debussy is installed in the project (node_modules, or this checkout), so every clone
+ * resolves them offline; else (a global install) this version's files at the project's public
+ * address, never a path of this machine. The YAML language server reads a relative path or a URL.
  */
 export function configFileLinks(projectRoot: string): ConfigFileLinks {
   const dir = path.join(projectRoot, '.debussy');
+  const local = (file: string) => relativeInProject(dir, packageFile(file), projectRoot);
   return {
-    schema: referenceFrom(dir, packageFile(CONFIG_JSON_SCHEMA_PATH), projectRoot),
-    reference: referenceFrom(dir, docFile('configuration.md'), projectRoot),
+    schema: local(CONFIG_JSON_SCHEMA_PATH) ?? packagePublicUrl(CONFIG_JSON_SCHEMA_PATH, 'raw'),
+    reference: local('docs/configuration.md') ?? packagePublicUrl('docs/configuration.md', 'blob') ?? 'docs/configuration.md of the debussy package',
   };
 }
 
 export function renderConfigFile(choices: ConfigFileChoices, links: ConfigFileLinks): string {
   const lines = [
     // Editors with the YAML language server validate and complete the keys from this schema.
-    `# yaml-language-server: $schema=${links.schema}`,
+    ...(links.schema === undefined ? [] : [`# yaml-language-server: $schema=${links.schema}`]),
     '# debussy configuration. Every key is shown with its default; uncomment to change.',
     `# Reference: ${links.reference} (\`debussy config\` shows every resolved value).`,
     '# Command-line flags override these values.',

@@ -4,12 +4,14 @@
  */
 import type { PermissionVerdict } from '../permissions/rule-check.js';
 import { docFile } from '../install/package-files.js';
+import { NATIVE_BINARY_HINT } from '../agent/claude-install.js';
+import { HOOKS_OFF_FIX, HOOKS_OFF_MEANING } from '../agent/hooks-off.js';
 import { OLDEST_TESTED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS_TEXT } from './tested-claude-version.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail';
 
 export interface DoctorCheck {
-  id: 'claude' | 'auth' | 'git' | 'permissions' | 'config' | 'notify';
+  id: 'claude' | 'auth' | 'git' | 'permissions' | 'hooks' | 'config' | 'notify';
   status: CheckStatus;
   /** What was found, one line. */
   message: string;
@@ -23,6 +25,8 @@ export interface ClaudeFacts {
   /** `claude --version`'s first number, e.g. 2.1.197. */
   version: string | undefined;
   versionError: string | undefined;
+  /** An npm install of Claude Code without its native binary (agent/claude-install.ts). */
+  nativeBinaryMissing?: boolean;
 }
 
 /** -1, 0, 1 as a < b, a == b, a > b, for dotted numbers (2.1.197). */
@@ -42,6 +46,9 @@ export function checkClaude(facts: ClaudeFacts): DoctorCheck {
       id: 'claude', status: 'fail', message: `claude: "${facts.command}" not found${facts.command.includes('/') ? '' : ' on PATH'}`,
       fix: 'Install Claude Code (npm install -g @anthropic-ai/claude-code), or set claude_command in .debussy/config.yaml to its path.',
     };
+  }
+  if (facts.nativeBinaryMissing === true) {
+    return { id: 'claude', status: 'fail', message: `claude: ${facts.path} is an npm install without its native binary (its postinstall did not run, or its platform package is missing)`, fix: NATIVE_BINARY_HINT };
   }
   if (facts.version === undefined) {
     return { id: 'claude', status: 'fail', message: `claude: ${facts.path} did not tell its version (${facts.versionError ?? 'no version in its output'})`, fix: `Run \`${facts.path} --version\` to see why; reinstall Claude Code if it fails.` };
@@ -125,6 +132,19 @@ export function checkPermissions(facts: PermissionFacts): DoctorCheck {
     return { id: 'permissions', status: 'warn', message: `permissions: ${mode} lets claude decide each call; a refused one fails the phase`, fix: `Prefer permission_mode acceptEdits with allowed_tools for unattended runs (${docFile('permissions.md')}).` };
   }
   return { id: 'permissions', status: 'pass', message: `permissions: ${mode}, ${facts.allowedRules} allowed_tools rule(s); the agent can edit files and signal` };
+}
+
+export interface HooksFacts {
+  /** What turns Claude Code's hooks off (agent/hooks-off.ts), each said as a person would look for it. */
+  off: string[];
+}
+
+/** A warning, not a failure: a run works without debussy's hooks, less guarded. */
+export function checkHooks(facts: HooksFacts): DoctorCheck {
+  if (facts.off.length === 0) {
+    return { id: 'hooks', status: 'pass', message: "hooks: nothing turns Claude Code's hooks off; each session checks again that debussy's answer (SessionStart)" };
+  }
+  return { id: 'hooks', status: 'warn', message: `hooks: ${facts.off.join('; ')}: ${HOOKS_OFF_MEANING}`, fix: `${HOOKS_OFF_FIX.charAt(0).toUpperCase()}${HOOKS_OFF_FIX.slice(1)}.` };
 }
 
 export interface ConfigFacts {

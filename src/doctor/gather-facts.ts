@@ -11,6 +11,7 @@ import { isGitRepo } from '../git/index.js';
 import { runGit } from '../git/run-git.js';
 import { webhookTarget } from '../notify/webhook-notifier.js';
 import { findExecutable } from '../process/find-executable.js';
+import { isNativeBinaryStub, saysNativeBinaryMissing } from '../agent/claude-install.js';
 import { permissionSettingsOf } from '../agent/claude/claude-permissions.js';
 import { bashVerdict, editVerdict } from '../permissions/rule-check.js';
 import type { AuthFacts, ClaudeFacts, ConfigFacts, GitFacts, NotifyFacts, PermissionFacts } from './checks.js';
@@ -24,10 +25,12 @@ const CREDENTIAL_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAU
 export async function gatherClaude(command: string, env: NodeJS.ProcessEnv): Promise<ClaudeFacts> {
   const found = findExecutable(command, process.cwd(), env.PATH);
   if (found === undefined) return { command, path: undefined, version: undefined, versionError: undefined };
+  if (isNativeBinaryStub(found)) return { command, path: found, version: undefined, versionError: undefined, nativeBinaryMissing: true };
   return new Promise((resolve) => {
-    execFile(found, ['--version'], { env, timeout: VERSION_TIMEOUT_MS, encoding: 'utf8' }, (error, stdout) => {
+    execFile(found, ['--version'], { env, timeout: VERSION_TIMEOUT_MS, encoding: 'utf8' }, (error, stdout, stderr) => {
       const version = /\b(\d+\.\d+\.\d+)\b/.exec(stdout)?.[1];
-      resolve({ command, path: found, version, versionError: error ? error.message.split('\n')[0] : undefined });
+      const nativeBinaryMissing = version === undefined && saysNativeBinaryMissing(stderr);
+      resolve({ command, path: found, version, versionError: error ? error.message.split('\n')[0] : undefined, ...(nativeBinaryMissing ? { nativeBinaryMissing } : {}) });
     });
   });
 }

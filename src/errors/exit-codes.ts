@@ -8,7 +8,7 @@ export const EXIT_CODES = {
   usage: { code: 2, meaning: 'Bad command-line usage, a bad flag value, or an invalid config file.' },
   prerequisites: {
     code: 3,
-    meaning: 'A prerequisite is missing: claude not found, not a git repository, uncommitted changes, a plan that fails the audit, a run journal written by a newer debussy (docs/verification.md).',
+    meaning: 'A prerequisite is missing: claude not found (or installed without its native binary), not a git repository, uncommitted changes, a plan that fails the audit, a run journal written by a newer debussy (docs/verification.md).',
   },
   circuitOpen: { code: 4, meaning: 'Recovery gave up: the circuit breaker is open or a phase is crash-looping.' },
   blocked: { code: 5, meaning: 'The agent reported the phase blocked and needs a person.' },

@@ -4,6 +4,7 @@
  * global or a project install, a checkout) instead of a web address that may not. Found relative
  * to this module: src/install/ and dist/install/ both sit two levels below the package root.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,13 +23,38 @@ export function docFile(name: string): string {
 }
 
 /**
- * How a file written at `fromDir` inside `projectRoot` should name `target`: relative to
- * `fromDir` (forward slashes) when the target is inside the project too, so the reference holds on
- * every clone (debussy installed in the project's node_modules); else the absolute path (a global
- * install: right on this machine, and harmless where it does not exist). Pure.
+ * How a file written at `fromDir` inside `projectRoot` names `target`: relative to `fromDir`
+ * (forward slashes) when the target is inside the project too, so the reference holds on every
+ * clone (debussy installed in the project's node_modules); else undefined: a path outside the
+ * project would be right on this machine only. Pure.
  */
-export function referenceFrom(fromDir: string, target: string, projectRoot: string): string {
+export function relativeInProject(fromDir: string, target: string, projectRoot: string): string | undefined {
   const inProject = path.relative(projectRoot, target);
-  if (inProject === '' || inProject.startsWith('..') || path.isAbsolute(inProject)) return target;
+  if (inProject === '' || inProject.startsWith('..') || path.isAbsolute(inProject)) return undefined;
   return path.relative(fromDir, target).split(path.sep).join('/');
+}
+
+/**
+ * A file of this version of the package at its public address, from package.json's `repository`
+ * (a GitHub repository) and `version`, by the release tag `v<version>`: `raw` for tools that fetch
+ * it (a schema), `blob` for people. Undefined when the repository is not on GitHub. Pure.
+ */
+export function publicFileUrl(repositoryUrl: string, version: string, relativePath: string, kind: 'raw' | 'blob'): string | undefined {
+  const match = /github\.com[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(repositoryUrl.trim());
+  if (match === null || !/^\d+\.\d+\.\d+/.test(version)) return undefined;
+  const [, owner, repo] = match;
+  return kind === 'raw'
+    ? `https://raw.githubusercontent.com/${owner}/${repo}/v${version}/${relativePath}`
+    : `https://github.com/${owner}/${repo}/blob/v${version}/${relativePath}`;
+}
+
+/** publicFileUrl for this installation's package.json; undefined when it names no GitHub repository. */
+export function packagePublicUrl(relativePath: string, kind: 'raw' | 'blob'): string | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: unknown; repository?: unknown };
+    const repository = typeof pkg.repository === 'string' ? pkg.repository : (pkg.repository as { url?: unknown } | undefined)?.url;
+    return typeof repository === 'string' && typeof pkg.version === 'string' ? publicFileUrl(repository, pkg.version, relativePath, kind) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -13,6 +13,8 @@ import type { Reporter } from '../report/reporter.js';
 import type { RunRecorder } from './run-recorder.js';
 import { checkBudget, describeBudgetReached, SessionSpend, sessionBudgetFlag, type BudgetCheck, type BudgetLimits, type PriceTable, type SpendFigure, type SpentSoFar } from '../cost/index.js';
 import type { RateLimitInfo } from '../recovery/usage-limit.js';
+import { LiveSessionFile, liveSessionPath } from '../state/index.js';
+import { HOOKS_DID_NOT_ANSWER, hooksDidNotAnswer } from '../agent/hooks-off.js';
 
 export interface SessionRequest {
   phaseId: string;
@@ -169,6 +171,18 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     streamLogPath: logs.raw,
   });
 
+  // What `debussy status` shows of the session while it runs (state/live-session.ts).
+  const live = new LiveSessionFile(liveSessionPath(request.logDir), { phaseId: request.phaseId, attemptId: request.attemptId, sessionIndex: request.sessionIndex });
+  const liveFigures = () => {
+    const now = monitor.snapshot();
+    const cost = spend.figure();
+    return {
+      contextTokens: now.usedTokens, contextPercent: now.percent, contextWindow: now.contextWindow ?? 0, ...(now.limit === undefined ? {} : { contextLimitTokens: Math.round(now.limit.tokens) }),
+      peakContextTokens: now.peakTokens, peakContextPercent: now.peakPercent, toolCalls: now.toolCalls,
+      costUsd: cost.usd, costEstimated: cost.estimated, inputTokens: cost.tokens.inputTokens, outputTokens: cost.tokens.outputTokens,
+    };
+  };
+
   // An interrupt that is not the user's carries its reason (run-state-guard.ts: debussy's state
   // was lost); the running tool may finish, so an agent's `debussy done` under way still lands.
   const onAbort = () => {
@@ -202,6 +216,9 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   let toolsRunning = 0;
   let lastEventAt = Date.now();
   let sawEvent = false;
+  // Once claude has answered, its SessionStart hook has run, or hooks are off (agent/hooks-off.ts):
+  // said once a run; the session is then stopped by its signals alone.
+  let hooksChecked = false;
   const stallCheck = setInterval(() => {
     const allowance = sawEvent ? request.stallTimeoutMs : Math.max(request.stallTimeoutMs, STARTUP_ALLOWANCE_MS);
     if (toolsRunning === 0 && Date.now() - lastEventAt >= allowance) {
@@ -213,6 +230,13 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     for await (const event of session.events()) {
       lastEventAt = Date.now();
       sawEvent = true;
+      if (!hooksChecked && (event.type === 'usage' || event.type === 'tool_start')) {
+        hooksChecked = true;
+        const said = async () => recorder.state().then((state) => state.notices.some((n) => n.message.startsWith(HOOKS_DID_NOT_ANSWER)), () => false);
+        if (session.hooksAnswered?.() === false && !(await said())) {
+          recorder.record({ type: 'notice', level: 'warning', phaseId: request.phaseId, message: hooksDidNotAnswer(request.phaseId, request.sessionIndex) });
+        }
+      }
       if (event.type === 'tool_start' && event.parentToolUseId === undefined) {
         toolsRunning += 1;
         request.beforeToolCall?.();
@@ -220,6 +244,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
       if (event.type === 'tool_result' && event.parentToolUseId === undefined) toolsRunning = Math.max(0, toolsRunning - 1);
       monitor.observe(event);
       spend.observe(event);
+      live.update(liveFigures);
       if (event.type === 'rate_limit') rateLimits.push({ status: event.status, ...(event.resetsAt === undefined ? {} : { resetsAt: event.resetsAt }), ...(event.rateLimitType === undefined ? {} : { rateLimitType: event.rateLimitType }) });
       if (request.budget !== undefined && !stoppedBy && (event.type === 'usage' || event.type === 'output_usage' || event.type === 'result')) {
         // The running total, claude's own figure once it reports one: a budget reached stops the session as a context crossing does.
@@ -239,6 +264,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
       reporter.agent(request.phaseId, shown, displaySnapshot(event));
     }
   } finally {
+    live.close();
     request.signal.removeEventListener('abort', onAbort);
     request.forceStop.removeEventListener('abort', onForce);
     if (timeoutTimer) clearTimeout(timeoutTimer);

@@ -5,6 +5,7 @@ export type { BadLine } from './ndjson.js';
 export { appendEvent, stampEvent, eventsOfLines, readJournal, readRunJournal, type JournalRead } from './journal.js';
 export { JournalKeeper, describeJournalLoss, type JournalLoss } from './journal-keeper.js';
 export { removeLeftoverLiveRuns } from './live-runs.js';
+export { LiveSessionFile, liveSessionOf, liveSessionPath, readLiveSession, withLiveSession, type LiveSession } from './live-session.js';
 export type { SessionSummary, PhaseState, RunState, UnprovenRecord } from './run-state.js';
 export { foldEvent, foldRun } from './fold.js';
 export { signalForAttempt, gatesForAttempt, unfinishedSessions, effectiveRunStatus } from './run-queries.js';

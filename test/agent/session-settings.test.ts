@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  debussyHooks, hooksOffWarning, mergeSessionSettings, readSettingsValue, splitSettingsArgs, userSettingsProblem, withSessionSettings,
+  debussyHooks, mergeSessionSettings, readSettingsValue, splitSettingsArgs, userSettingsProblem, withSessionSettings,
 } from '../../src/agent/session-settings.js';
+import { hooksOffSources, hooksOffWarning, isTruthyVariable } from '../../src/agent/hooks-off.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'debussy-settings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,20 +92,45 @@ describe('hooksOffWarning', () => {
   const project = path.join(dir, 'project');
   mkdirSync(configDir, { recursive: true });
   mkdirSync(path.join(project, '.claude'), { recursive: true });
-  const env = { CLAUDE_CONFIG_DIR: configDir };
+  const baseEnv = { CLAUDE_CONFIG_DIR: configDir };
 
-  it.each<[string, { user?: unknown; local?: unknown; args?: string[] }, RegExp | undefined]>([
+  it.each<[string, { user?: unknown; local?: unknown; args?: string[]; env?: Record<string, string> }, RegExp | undefined]>([
     ['nothing turns hooks off', {}, undefined],
-    ["the user's settings do", { user: { disableAllHooks: true } }, /claude-config\/settings\.json sets disableAllHooks: debussy's hooks are off too/],
+    ["the user's settings do", { user: { disableAllHooks: true } }, /claude-config\/settings\.json sets disableAllHooks: debussy's hooks are off in its sessions: no stop guard/],
     ['a later source turns them back on', { user: { disableAllHooks: true }, local: { disableAllHooks: false } }, undefined],
     ["claude_args' inline --settings do", { args: ['--settings', '{"disableAllHooks": true}'] }, /^--settings in claude_args sets disableAllHooks/],
+    ['--bare in claude_args', { args: ['--max-turns', '9', '--bare'] }, /^--bare in claude_args \(Claude Code's bare mode\): debussy's hooks are off/],
+    ['--bare after -- is no flag of claude', { args: ['--', '--bare'] }, undefined],
+    ['CLAUDE_CODE_SIMPLE in the environment', { env: { CLAUDE_CODE_SIMPLE: 'true' } }, /^CLAUDE_CODE_SIMPLE=true in the environment \(Claude Code's bare mode\)/],
+    ['CLAUDE_CODE_SIMPLE=0 is not bare mode', { env: { CLAUDE_CODE_SIMPLE: '0' } }, undefined],
+    ['--safe-mode and CLAUDE_CODE_SAFE_MODE', { args: ['--safe-mode'], env: { CLAUDE_CODE_SAFE_MODE: '1' } }, /^--safe-mode in claude_args \(Claude Code's safe mode\); CLAUDE_CODE_SAFE_MODE=1 in the environment/],
+    ["a settings file's env", { local: { env: { CLAUDE_CODE_SIMPLE: '1' } } }, /settings\.local\.json sets CLAUDE_CODE_SIMPLE in its env \(Claude Code's bare mode\)/],
+    ['allowManagedHooksOnly', { user: { allowManagedHooksOnly: true } }, /settings\.json sets allowManagedHooksOnly/],
   ])('%s', (_name, setup, expected) => {
     rmSync(path.join(configDir, 'settings.json'), { force: true });
     rmSync(path.join(project, '.claude', 'settings.local.json'), { force: true });
     if (setup.user) writeFileSync(path.join(configDir, 'settings.json'), JSON.stringify(setup.user));
     if (setup.local) writeFileSync(path.join(project, '.claude', 'settings.local.json'), JSON.stringify(setup.local));
-    const warning = hooksOffWarning(setup.args ?? [], project, env);
+    const warning = hooksOffWarning(setup.args ?? [], project, { ...baseEnv, ...setup.env });
     if (expected === undefined) expect(warning).toBeUndefined();
     else expect(warning).toMatch(expected);
+  });
+
+  it('names every source, and reads the managed settings of the platform', () => {
+    rmSync(path.join(configDir, 'settings.json'), { force: true });
+    expect(hooksOffSources(['--bare'], project, { ...baseEnv, CLAUDE_CODE_SIMPLE: '1' }, 'win32')).toEqual([
+      "--bare in claude_args (Claude Code's bare mode)", "CLAUDE_CODE_SIMPLE=1 in the environment (Claude Code's bare mode)",
+    ]);
+  });
+
+  it.each([['1', true], ['TRUE', true], [' yes ', true], ['on', true], ['0', false], ['false', false], ['', false], [undefined, false]])('%j is %s for claude', (value, truthy) => {
+    expect(isTruthyVariable(value)).toBe(truthy);
+  });
+});
+
+describe('debussyHooks', () => {
+  it('with an answer file, a SessionStart hook creates it', () => {
+    expect(debussyHooks('/tmp/stop', '/tmp/answer it').SessionStart).toEqual([{ hooks: [{ type: 'command', command: ": > '/tmp/answer it'; exit 0" }] }]);
+    expect(debussyHooks('/tmp/stop').SessionStart).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
 import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { debussy, expectNoStack, git, initRepo, tempDir } from '../cli/cli-harness.js';
+import { debussy, expectNoStack, git, initRepo, REPO_ROOT, tempDir } from '../cli/cli-harness.js';
 
 let dir: string;
 let cleanup: () => void;
@@ -65,6 +65,18 @@ describe('a fresh repository: init, plan new, audit', () => {
 });
 
 describe('debussy init', () => {
+  it('writes a config that holds no path of this machine: debussy outside the project is named by its public address', async () => {
+    // This checkout's debussy is outside the temp project, as a global install is.
+    expect((await debussy(['init'], { cwd: dir })).code).toBe(0);
+    const config = readFileSync(path.join(dir, '.debussy/config.yaml'), 'utf8');
+    expect(config).not.toContain(REPO_ROOT);
+    const header = config.split('\n').slice(0, 4).join('\n');
+    expect(header).not.toMatch(/[=\s]\/\S/);
+    const version = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(config.split('\n')[0]).toBe(`# yaml-language-server: $schema=https://raw.githubusercontent.com/debussy-cli/debussy/v${version}/schema/config.schema.json`);
+    expect(config).toContain(`# Reference: https://github.com/debussy-cli/debussy/blob/v${version}/docs/configuration.md`);
+  });
+
   it('run twice without --force changes nothing and says so', async () => {
     writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
     expect((await debussy(['init'], { cwd: dir })).code).toBe(0);

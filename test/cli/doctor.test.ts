@@ -44,7 +44,7 @@ function world(options: { git?: boolean } = {}): World {
     ANTHROPIC_API_KEY: 'sk-ant-doctor-test-secret',
     IS_SANDBOX: '1',
   };
-  for (const name of ['ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX', 'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']) env[name] = undefined;
+  for (const name of ['ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX', 'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'CLAUDE_CODE_SIMPLE', 'CLAUDE_CODE_SAFE_MODE']) env[name] = undefined;
   const w: World = {
     project,
     home,
@@ -78,6 +78,7 @@ describe('debussy doctor', () => {
     expect(lineOf(result, 'credentials')).toBe('ok    credentials: ANTHROPIC_API_KEY set');
     expect(lineOf(result, 'git')).toBe('ok    git: commits as Test <test@example.com>');
     expect(lineOf(result, 'permissions')).toMatch(/^ok {4}permissions: permission_mode acceptEdits/);
+    expect(lineOf(result, 'hooks')).toMatch(/^ok {4}hooks: nothing turns Claude Code's hooks off/);
     expect(lineOf(result, 'config')).toMatch(/^ok {4}config: .*config\.yaml is valid$/);
     expect(lineOf(result, 'notifications')).toBe('ok    notifications: no webhook configured');
     expect(result.stdout).toContain('Ready to run.');
@@ -157,6 +158,20 @@ describe('debussy doctor', () => {
     expect(lineOf(result, 'permissions')).toMatch(/^FAIL {2}permissions: running as root with permission checks skipped/);
   });
 
+  it("Claude Code's bare mode (--bare, CLAUDE_CODE_SIMPLE) or disableAllHooks: a warning saying what is lost and the fix, exit 0", async () => {
+    const w = world();
+    w.writeConfig({ ...GOOD_CONFIG, claude_args: ['--bare'] });
+    const bare = await w.doctor([], { CLAUDE_CODE_SIMPLE: '1' });
+    expect(bare.code, bare.stdout).toBe(0);
+    expect(lineOf(bare, 'hooks')).toMatch(/^warn {2}hooks: --bare in claude_args \(Claude Code's bare mode\); CLAUDE_CODE_SIMPLE=1 in the environment \(Claude Code's bare mode\): debussy's hooks are off in its sessions: no stop guard/);
+    expect(bare.stdout).toContain('fix: To keep them on, take --bare and --safe-mode out of claude_args, unset CLAUDE_CODE_SIMPLE');
+    expect(bare.stdout).toContain('Ready to run, with 1 warning(s).');
+    w.writeConfig(GOOD_CONFIG);
+    writeFileSync(path.join(w.home, '.claude', 'settings.json'), JSON.stringify({ disableAllHooks: true }));
+    const disabled = await w.doctor();
+    expect(lineOf(disabled, 'hooks')).toMatch(/^warn {2}hooks: \S*settings\.json sets disableAllHooks: debussy's hooks are off/);
+  });
+
   it('an invalid config: FAIL naming the key, exit 3', async () => {
     const w = world();
     w.writeConfig({ ...GOOD_CONFIG, context_threshold: 150 });
@@ -200,7 +215,7 @@ describe('debussy doctor', () => {
     const report = JSON.parse(result.stdout) as { ok: boolean; failed: number; checks: { id: string; status: string; fix?: string }[] };
     expect(report.ok).toBe(false);
     expect(report.failed).toBe(1);
-    expect(report.checks.map((c) => [c.id, c.status])).toEqual([['claude', 'fail'], ['auth', 'pass'], ['git', 'pass'], ['permissions', 'pass'], ['config', 'pass'], ['notify', 'pass']]);
+    expect(report.checks.map((c) => [c.id, c.status])).toEqual([['claude', 'fail'], ['auth', 'pass'], ['git', 'pass'], ['permissions', 'pass'], ['hooks', 'pass'], ['config', 'pass'], ['notify', 'pass']]);
     expect(report.checks[0]?.fix).toContain('Install Claude Code');
   });
 });

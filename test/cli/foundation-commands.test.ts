@@ -122,7 +122,7 @@ describe('debussy run --dry-run', () => {
     writeFileSync(path.join(work.dir, '.claude/settings.json'), JSON.stringify({ disableAllHooks: true }));
     const text = await debussy(['run', plan, '--dry-run'], { cwd: work.dir, env: { CLAUDE_CONFIG_DIR: path.join(work.dir, 'no-user-config') } });
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/warning: \S*\.claude\/settings\.json sets disableAllHooks: debussy's hooks are off too/);
+    expect(text.stdout).toMatch(/warning: \S*\.claude\/settings\.json sets disableAllHooks: debussy's hooks are off in its sessions/);
     const json = await debussy(['run', plan, '--dry-run', '--json'], { cwd: work.dir, env: { CLAUDE_CONFIG_DIR: path.join(work.dir, 'no-user-config') } });
     expect((JSON.parse(json.stdout) as { warnings: string[] }).warnings.join('\n')).toContain('sets disableAllHooks');
   });

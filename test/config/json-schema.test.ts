@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import YAML from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONFIG_JSON_SCHEMA_PATH, CONFIG_KEYS, CONFIG_SCHEMA, renderConfigJsonSchema, type ConfigKey } from '../../src/config/index.js';
+import { CONFIG_JSON_SCHEMA_PATH, CONFIG_KEYS, CONFIG_SCHEMA, configFileLinks, renderConfigJsonSchema, type ConfigKey } from '../../src/config/index.js';
 import { checkValue } from '../../src/config/validate.js';
 import { debussy, initRepo, REPO_ROOT, tempDir } from '../cli/cli-harness.js';
 
@@ -36,9 +36,11 @@ describe('the config JSON Schema', () => {
 
   it('validates the file debussy init writes, which names it for editors', async () => {
     const text = await initConfigText();
-    // The project is outside this checkout, so the path is absolute: this installation's shipped copy.
-    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${path.join(REPO_ROOT, CONFIG_JSON_SCHEMA_PATH)}`);
-    expect(text.split('\n')[2]).toBe(`# Reference: ${path.join(REPO_ROOT, 'docs', 'configuration.md')} (\`debussy config\` shows every resolved value).`);
+    // The project is outside this checkout (as with a global install): the file names this version's
+    // schema at the project's public address, never a path of this machine.
+    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${configFileLinks('/elsewhere').schema ?? ''}`);
+    expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=https:\/\/raw\.githubusercontent\.com\/debussy-cli\/debussy\/v[\d.]+\/schema\/config\.schema\.json$/);
+    expect(text.split('\n')[2]).toMatch(/^# Reference: https:\/\/github\.com\/debussy-cli\/debussy\/blob\/v[\d.]+\/docs\/configuration\.md \(`debussy config` shows every resolved value\)\.$/);
     const ok = validate(YAML.parse(text));
     expect(validate.errors ?? [], 'the file init writes').toEqual([]);
     expect(ok).toBe(true);

@@ -25,7 +25,7 @@ describe('permissions', () => {
     });
     dir = project.dir;
     const dry = await project.run(['run', project.planArg, '--dry-run']);
-    expect(dry.stdout).toContain("warning: claude would refuse the agent's file edits (Write, Edit) and gate command `true` (permission_mode default");
+    expect(dry.stdout).toContain("warning: claude would refuse the agent's file edits (Write, Edit; permission_mode acceptEdits allows them) (permission_mode default");
     const result = await project.run(['run', project.planArg]);
     const output = result.stdout + result.stderr;
     expect(result.code, output).toBe(7);
@@ -34,7 +34,7 @@ describe('permissions', () => {
     expect(output).not.toContain('check that the phase prompt');
     expect(output).not.toContain('ended without signalling completion');
     // The pre-run check saw it coming.
-    expect(output).toContain("claude would refuse the agent's file edits (Write, Edit) and gate command `true` (permission_mode default");
+    expect(output).toContain("claude would refuse the agent's file edits (Write, Edit; permission_mode acceptEdits allows them) (permission_mode default");
 
     const events = await project.journal();
     expect(eventsOf(events, 'session_started')).toHaveLength(1);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText, type RecordedRequest, type ScriptedTurn } from '../support/scripted-api.js';
 import { E2EProject, eventsOf } from './e2e-project.js';
+import { CLAUDE_BIN } from '../support/claude.js';
 import { waitFor } from './processes.js';
 import { assistantTurns, bash, done, lastUserText, scriptBySession, sessionKind, write } from './session-script.js';
 
@@ -26,6 +27,13 @@ function scratchDir(): string {
   return scratch;
 }
 
+
+/** A claude_command that runs the real claude without the DISABLE_COMPACT=1 debussy sets. */
+function claudeWithoutDisableCompact(): string {
+  const wrapper = path.join(scratchDir(), 'claude-compacting');
+  writeFileSync(wrapper, `#!/bin/sh\nunset DISABLE_COMPACT\nexec '${CLAUDE_BIN}' "$@"\n`, { mode: 0o755 });
+  return wrapper;
+}
 
 const PROMPT_TOO_LONG: ScriptedTurn = { kind: 'error', status: 400, type: 'invalid_request_error', message: 'prompt is too long: 212000 tokens > 200000 maximum' };
 const isSummaryRequest = (req: RecordedRequest) => JSON.stringify(req.body).includes('Respond with TEXT ONLY');
@@ -89,13 +97,18 @@ describe("a user's --settings", () => {
 
 describe("Claude Code's own compaction", () => {
   // An auto-compact window of 100,000 tokens (the smallest claude takes): it would summarise past ~67,000.
-  it.each<[string, string[], Record<string, string>]>([
-    ["the user's settings", ['--settings', '{"autoCompactWindow": 100000}'], {}],
-    ['the environment', [], { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '100000' }],
-  ])("an auto-compact window from %s and a prompt-too-long are both refused; the overflow restarts from a condensed checkpoint", async (_name, args, env) => {
+  // debussy sets DISABLE_COMPACT=1 in its sessions (claude then never tries); settings whose env
+  // sets it back to 0 leave the refusal to debussy's PreCompact hook.
+  // A settings file's env cannot set it back to 0 (measured with 2.1.332); a claude that does not
+  // get it (a wrapper that unsets it) leaves the refusal to debussy's PreCompact hook.
+  it.each<[string, string[], Record<string, string>, boolean]>([
+    ["the user's settings, whose env says DISABLE_COMPACT=0", ['--settings', '{"autoCompactWindow": 100000, "env": {"DISABLE_COMPACT": "0"}}'], {}, false],
+    ['the environment, with DISABLE_COMPACT=0', [], { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '100000', DISABLE_COMPACT: '0' }, false],
+    ["the user's settings, for a claude without DISABLE_COMPACT", ['--settings', '{"autoCompactWindow": 100000}'], {}, true],
+  ])("an auto-compact window from %s and a prompt-too-long are both refused; the overflow restarts from a condensed checkpoint", async (_name, args, env, unsetDisableCompact) => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Overflowing' }],
-      config: { claude_args: ['--dangerously-skip-permissions', ...args], claude_max_retries: 0 },
+      config: { claude_args: ['--dangerously-skip-permissions', ...args], claude_max_retries: 0, ...(unsetDisableCompact ? { claude_command: claudeWithoutDisableCompact() } : {}) },
       script: scriptBySession({
         fresh: [
           write('part1.txt', 'part one\n'),
@@ -114,7 +127,8 @@ describe("Claude Code's own compaction", () => {
     const stream = project.sessionLogs('.stream.ndjson');
     // Every attempt refused: auto-compactions past the window (without one, only the attempt after
     // the overflow is made), then the one after the overflow.
-    expect(stream.match(/"status":"compacting"/g)?.length).toBeGreaterThanOrEqual(2);
+    if (unsetDisableCompact) expect(stream.match(/"status":"compacting"/g)?.length).toBeGreaterThanOrEqual(2);
+    else expect(stream).not.toContain('"status":"compacting"');
     expect(stream).not.toContain('compact_boundary');
     const events = await project.journal();
     expect(eventsOf(events, 'compaction')).toEqual([]);
@@ -126,11 +140,11 @@ describe("Claude Code's own compaction", () => {
     expect(eventsOf(events, 'phase_ended')).toMatchObject([{ status: 'completed' }]);
   });
 
-  it('a compaction that happens anyway (hooks turned off) is recorded, and the session restarts from a checkpoint', async () => {
+  it('a compaction that happens anyway (hooks turned off, a claude without DISABLE_COMPACT) is recorded, and the session restarts from a checkpoint', async () => {
     const fresh = [write('part1.txt', 'part one\n'), bash('debussy progress --phase 1 --message "wrote part one"'), PROMPT_TOO_LONG];
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Compacted' }],
-      config: { claude_args: ['--dangerously-skip-permissions', '--settings', '{"disableAllHooks": true}'], claude_max_retries: 0 },
+      config: { claude_args: ['--dangerously-skip-permissions', '--settings', '{"disableAllHooks": true}'], claude_max_retries: 0, claude_command: claudeWithoutDisableCompact() },
       script: (req) => {
         if (isSummaryRequest(req)) return { kind: 'text', text: 'SUMMARY OF WORK' };
         // The request claude re-sends after compacting starts from the summary.
@@ -153,7 +167,7 @@ describe("Claude Code's own compaction", () => {
     expect(eventsOf(events, 'restart')).toMatchObject([{ restart: 1, reason: expect.stringMatching(/^claude compacted its context/) as unknown }]);
     expect(eventsOf(events, 'attempt_started').map((a) => a.kind)).toEqual(['initial', 'restart']);
     expect(result.stdout).toContain('claude compacted the context of session 1');
-    expect(result.stdout).toContain("--settings in claude_args sets disableAllHooks: debussy's hooks are off too");
+    expect(result.stdout).toContain("--settings in claude_args sets disableAllHooks: debussy's hooks are off in its sessions");
     const restarted = project.api.mainRequests().find((r) => sessionKind(r) === 'checkpoint');
     expect(restarted && firstUserText(restarted)).toContain('wrote part one');
     expect(restarted && firstUserText(restarted)).toContain('An earlier session of this phase ended: claude compacted its context');

@@ -119,15 +119,12 @@ describe('the packed package', () => {
       expect((await sh('debussy -v')).stdout.trim()).toBe(pkg.version);
       await sh('debussy init');
       const config = readFileSync(path.join(project, '.debussy', 'config.yaml'), 'utf8');
-      // The schema the config names is the installed one (editors resolve it; so can we).
-      const schemaRef = /^# yaml-language-server: \$schema=(\S+)$/m.exec(config)?.[1];
-      expect(schemaRef).toBeDefined();
-      const schemaFile = path.resolve(project, '.debussy', schemaRef ?? '');
-      expect(schemaFile).toBe(path.join(installed, 'schema', 'config.schema.json'));
-      expect(existsSync(schemaFile)).toBe(true);
-      // Every doc a hint names is a path that exists in this install (here, config's on a bad value).
-      const reference = /^# Reference: (\S+) /m.exec(config)?.[1];
-      expect(reference).toBe(path.join(installed, 'docs', 'configuration.md'));
+      // debussy is installed outside the project: the committed config names this version's schema and
+      // reference at the project's public address, never a path of this machine.
+      expect(config).not.toContain(installed);
+      expect(/^# yaml-language-server: \$schema=(\S+)$/m.exec(config)?.[1]).toBe(`https://raw.githubusercontent.com/debussy-cli/debussy/v${pkg.version}/schema/config.schema.json`);
+      expect(/^# Reference: (\S+) /m.exec(config)?.[1]).toBe(`https://github.com/debussy-cli/debussy/blob/v${pkg.version}/docs/configuration.md`);
+      expect(existsSync(path.join(installed, 'schema', 'config.schema.json'))).toBe(true);
       writeFileSync(path.join(project, '.debussy', 'config.yaml'), `${config}\ncontext_threshold: 150\n`);
       const bad = await runCommand('sh', ['-c', 'debussy config'], { cwd: project, env });
       expect(bad.code, bad.stderr).toBe(2);

@@ -10,7 +10,9 @@ import { permissionWarning } from './claude-permissions.js';
 import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
 import { startAgentSession, type AgentSession } from '../agent-session.js';
 import { buildClaudeArgs, type ClaudePermissions } from '../claude-args.js';
-import { hooksOffWarning, settingsError, userSettingsProblem } from '../session-settings.js';
+import { settingsError, userSettingsProblem } from '../session-settings.js';
+import { hooksOffWarning } from '../hooks-off.js';
+import { isNativeBinaryStub, nativeBinaryMissing } from '../claude-install.js';
 import { sessionEnvFile } from './claude-env-file.js';
 
 /** What of debussy's config the claude driver reads. */
@@ -45,13 +47,15 @@ export function createClaudeDriver(config: ClaudeDriverConfig): AgentDriver {
     capabilities: { perCallUsage: true, gracefulStop: true, resume: true, hooks: true },
 
     check(root: string, env: NodeJS.ProcessEnv): void {
-      if (findExecutable(config.claude_command, root, env.PATH) === undefined) {
+      const claudePath = findExecutable(config.claude_command, root, env.PATH);
+      if (claudePath === undefined) {
         throw new PrerequisiteError(
           'E_CLAUDE_NOT_FOUND',
           `the Claude Code command "${config.claude_command}" was not found${config.claude_command.includes('/') ? '' : ' on PATH'}`,
           'Install it (npm install -g @anthropic-ai/claude-code), or set claude_command in .debussy/config.yaml to its path.',
         );
       }
+      if (isNativeBinaryStub(claudePath)) throw nativeBinaryMissing(config.claude_command);
       // A user's --settings that claude could not read would fail every session: said before any starts.
       const settingsProblem = userSettingsProblem(config.claude_args, root);
       if (settingsProblem !== undefined) throw settingsError(settingsProblem);

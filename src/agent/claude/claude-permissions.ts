@@ -5,7 +5,7 @@
  */
 import type { DebussyConfig } from '../../config/index.js';
 import { docFile } from '../../install/package-files.js';
-import { bashVerdict, editVerdict, type PermissionSettings } from '../../permissions/rule-check.js';
+import { bashVerdict, editVerdict, refusalNote, type PermissionSettings } from '../../permissions/rule-check.js';
 import { DEBUSSY_TOOL_RULES } from '../claude-args.js';
 
 /** What of the config decides claude's permissions. */
@@ -23,16 +23,18 @@ export function permissionSettingsOf(config: PermissionConfig): PermissionSettin
 /**
  * One line when the configured permissions would refuse what the agent needs: editing files,
  * running the gates' commands to check its work (debussy runs the gates itself, but an agent that
- * cannot run them works blind), and its own `debussy done`. A warning: the user's Claude Code
- * settings files may allow more than debussy can see.
+ * cannot run them works blind), and its own `debussy done`; each named with the setting that allows
+ * it. Commands claude runs without a rule (`true`, `test -f x`, `ls | wc -l`) are not named. A
+ * warning: the user's Claude Code settings files may allow more than debussy can see.
  */
 export function permissionWarning(config: PermissionConfig, gateCommands: readonly string[]): string | undefined {
   const settings = permissionSettingsOf(config);
   const refusedGates = [...new Set(gateCommands)].filter((command) => bashVerdict(settings, command) === 'refused');
+  const gate = (command: string) => `\`${command}\` (${refusalNote(settings, command)})`;
   const refused = [
-    ...(editVerdict(settings) === 'refused' ? ['file edits (Write, Edit)'] : []),
-    ...(bashVerdict(settings, 'debussy done') === 'refused' ? ['`debussy done` calls'] : []),
-    ...(refusedGates.length === 0 ? [] : [`gate command${refusedGates.length === 1 ? '' : 's'} ${refusedGates.slice(0, 3).map((c) => `\`${c}\``).join(', ')}${refusedGates.length > 3 ? ` and ${refusedGates.length - 3} more` : ''}`]),
+    ...(editVerdict(settings) === 'refused' ? ['file edits (Write, Edit; permission_mode acceptEdits allows them)'] : []),
+    ...(bashVerdict(settings, 'debussy done') === 'refused' ? [`\`debussy done\` calls (${refusalNote(settings, 'debussy done')})`] : []),
+    ...(refusedGates.length === 0 ? [] : [`gate command${refusedGates.length === 1 ? '' : 's'} ${refusedGates.slice(0, 3).map(gate).join(', ')}${refusedGates.length > 3 ? ` and ${refusedGates.length - 3} more` : ''}`]),
   ];
   if (refused.length === 0) return undefined;
   const mode = config.permission_mode === undefined ? 'permission_mode unset' : `permission_mode ${config.permission_mode}`;

@@ -1,6 +1,6 @@
 /**
  * `debussy doctor`: one line per check of what a run needs (claude and its version, credentials,
- * git identity, permissions, the config, notification targets), with the fix for each that is not
+ * git identity, permissions, whether Claude Code's hooks are on, the config, notification targets), with the fix for each that is not
  * fine. Exit 0 when nothing fails (warnings included), 3 (prerequisites) otherwise.
  */
 import path from 'node:path';
@@ -9,6 +9,7 @@ import {
   checkClaude,
   checkConfig,
   checkGit,
+  checkHooks,
   checkNotify,
   checkPermissions,
   gatherAuth,
@@ -21,6 +22,7 @@ import {
 } from '../../doctor/index.js';
 import { EXIT_CODES } from '../../errors/index.js';
 import { findProjectRoot } from '../../state/index.js';
+import { hooksOffSources } from '../../agent/hooks-off.js';
 
 interface DoctorOptions {
   json?: boolean;
@@ -34,7 +36,7 @@ export default async function doctorCommand(options: DoctorOptions): Promise<num
   const env = process.env;
   const { facts: configFacts, config } = await gatherConfig(root, options.config === undefined ? undefined : path.resolve(options.config));
   const [claude, auth, git, notify] = await Promise.all([gatherClaude(config.claude_command, env), gatherAuth(env), gatherGit(root, config, env), gatherNotify(config)]);
-  const checks: DoctorCheck[] = [checkClaude(claude), checkAuth(auth), checkGit(git), checkPermissions(gatherPermissions(root, config, env)), checkConfig(configFacts), checkNotify(notify)];
+  const checks: DoctorCheck[] = [checkClaude(claude), checkAuth(auth), checkGit(git), checkPermissions(gatherPermissions(root, config, env)), checkHooks({ off: hooksOffSources(config.claude_args, root, env) }), checkConfig(configFacts), checkNotify(notify)];
   const failed = checks.filter((check) => check.status === 'fail').length;
   const warned = checks.filter((check) => check.status === 'warn').length;
   const code = failed > 0 ? EXIT_CODES.prerequisites.code : EXIT_CODES.success.code;

@@ -1,11 +1,18 @@
 /**
- * `debussy status`: the current or last run, each phase, and what `debussy run` will do next. What
- * the journal holds of the plan and the agent (names, titles, reasons) is shown inert.
+ * `debussy status`: the current or last run, each phase, and what `debussy run` will do next; while
+ * a run works, its session's live figures and each phase's last progress entry. What the journal
+ * holds of the plan and the agent (names, titles, reasons) is shown inert.
  */
 import path from 'node:path';
-import { describeUnproven, effectiveRunStatus, latestRun, newerJournalNote, readRunLock, type RunState } from '../../state/index.js';
-import { loadProjectConfig } from '../../config/index.js';
-import { parsePlan } from '../../plan/index.js';
+import {
+  describeUnproven, effectiveRunStatus, latestRun, liveSessionOf, liveSessionPath, newerJournalNote, readLiveSession, readRunLock, withLiveSession,
+  type LiveSession, type RunState, type SessionSummary,
+} from '../../state/index.js';
+import { loadProjectConfig, type DebussyConfig } from '../../config/index.js';
+import { parsePlan, type Plan } from '../../plan/index.js';
+import { describeDryRun } from '../dry-run.js';
+import { describeNext, type UpcomingPhase } from '../status-next.js';
+import { formatCost } from '../../report/format-units.js';
 import { diffPlans, type PlanChange } from '../../plan/plan-diff.js';
 import { readPlanFingerprint } from '../../plan/read-fingerprint.js';
 import { decidePlanChange, planChangeLines } from '../../verification/plan-change.js';
@@ -19,38 +26,55 @@ interface StatusOptions {
   json?: boolean;
 }
 
-function nextStep(state: RunState, status: string): string {
-  const plan = inertLine(path.relative(process.cwd(), state.planPath) || state.planPath);
-  if (status === 'running') return 'a run is in progress';
-  if (status === 'completed') return 'nothing: every phase completed';
-  const pending = state.phaseOrder.filter((id) => state.phases[id]?.status !== 'completed');
-  const current = pending.find((id) => (state.phases[id]?.attempts ?? 0) > 0);
-  if (status === 'interrupted' && current) {
-    const p = state.phases[current];
-    return `\`debussy run ${plan}\` resumes phase ${current} from its checkpoint (restarts ${p?.restarts ?? 0}, retries ${p?.retries ?? 0} carried over)`;
+/** The plan and config as they read now; undefined when they do not (`debussy audit` says why). */
+async function currentPlan(root: string, state: RunState): Promise<{ plan: Plan; config: DebussyConfig } | undefined> {
+  try {
+    const { config } = await loadProjectConfig(root, {});
+    const { plan } = await parsePlan(path.resolve(root, state.planPath), { gateCommands: config.gates });
+    return plan === undefined ? undefined : { plan, config };
+  } catch {
+    return undefined;
   }
-  const broken = (state.regressions ?? []).filter((r) => !r.passed && r.mode === 'end');
-  if (pending.length === 0 && broken.length > 0) {
-    return `fix what broke gate(s) ${broken.map((r) => inertLine(`${r.name} of phase ${r.phaseId}`)).join(', ')} (regression check above), then \`debussy run ${plan}\` checks them again`;
-  }
-  if (status === 'blocked') return `answer what the agent needs (reason above), then \`debussy run ${plan}\` runs phase ${pending[0] ?? '?'} again`;
-  return `\`debussy run ${plan}\` skips the completed phases and runs ${pending.join(', ') || 'nothing'}`;
 }
 
 /**
  * What changed in the plan since the run recorded it; undefined when it cannot be told (a journal
- * from before fingerprints, a plan or config that no longer reads: `debussy audit` says why).
+ * from before fingerprints, a plan or config that no longer reads).
  */
-async function planChangesSince(root: string, state: RunState): Promise<PlanChange[] | undefined> {
-  if (state.planFingerprint === undefined) return undefined;
+function planChangesSince(state: RunState, current: { plan: Plan } | undefined): PlanChange[] | undefined {
+  if (state.planFingerprint === undefined || current === undefined) return undefined;
+  // Compared as the plan says; shown redacted (a gate command can hold a password).
+  return redactDeep(diffPlans(state.planFingerprint, readPlanFingerprint(current.plan)), createRedactor(process.env));
+}
+
+/** What the next `debussy run` would do with each phase (the dry run's decision); undefined without a readable plan. */
+async function upcomingPhases(root: string, current: { plan: Plan; config: DebussyConfig } | undefined): Promise<UpcomingPhase[] | undefined> {
+  if (current === undefined) return undefined;
   try {
-    const { config } = await loadProjectConfig(root, {});
-    const { plan } = await parsePlan(path.resolve(root, state.planPath), { gateCommands: config.gates });
-    // Compared as the plan says; shown redacted (a gate command can hold a password).
-    return plan === undefined ? undefined : redactDeep(diffPlans(state.planFingerprint, readPlanFingerprint(plan)), createRedactor(process.env));
+    return (await describeDryRun(root, current.plan, current.config)).phases.map((phase) => ({ id: phase.id, action: phase.action }));
   } catch {
     return undefined;
   }
+}
+
+/** `1 #2: running, context 41.0% (82,000 of 200,000 tokens, limit 160,000), 12 tool calls, ~$0.42 so far, as of 14:02:11`. */
+function liveSessionLine(session: SessionSummary, live: LiveSession): string {
+  const window = live.contextWindow > 0 ? ` of ${formatCount(live.contextWindow)}` : '';
+  const limit = live.contextLimitTokens === undefined ? '' : `, limit ${formatCount(live.contextLimitTokens)}`;
+  const cost = `${live.costEstimated ? '~' : ''}${formatCost(live.costUsd)} so far`;
+  const at = new Date(live.updatedAt).toTimeString().slice(0, 8);
+  return `running, context ${live.contextPercent.toFixed(1)}% (${formatCount(live.contextTokens)}${window} tokens${limit}), ${Math.max(session.toolCalls, live.toolCalls)} tool calls, ${cost}, as of ${at}`;
+}
+
+/** Each phase's last progress entry (`debussy progress`), and how many it has. */
+function progressLines(state: RunState): string[] {
+  return state.phaseOrder.flatMap((id) => {
+    const progress = state.phases[id]?.progress ?? [];
+    const last = progress.at(-1);
+    if (last === undefined) return [];
+    const at = Number.isFinite(Date.parse(last.ts)) ? new Date(last.ts).toTimeString().slice(0, 8) : last.ts;
+    return [`  ${inertLine(id)}: ${inertLine(last.message)} (${at}${progress.length > 1 ? `; ${progress.length} entries` : ''})`];
+  });
 }
 
 /** The changes, and which completed phases the next run verifies again. */
@@ -89,12 +113,17 @@ export default async function statusCommand(options: StatusOptions): Promise<num
   const lock = await readRunLock(root);
   const state = last.state;
   const status = effectiveRunStatus(state, lock);
-  const next = nextStep(state, status);
-  const planChanges = await planChangesSince(root, state);
+  const current = await currentPlan(root, state);
+  const planArg = path.relative(process.cwd(), state.planPath) || state.planPath;
+  const next = describeNext({ state, status, planArg, upcoming: await upcomingPhases(root, current) });
+  const planChanges = planChangesSince(state, current);
+  // The running session's figures, which the journal has only once it ends (state/live-session.ts).
+  const live = status === 'running' ? liveSessionOf(state, readLiveSession(liveSessionPath(path.join(last.dir, 'sessions')))) : undefined;
+  const shown = live === undefined ? state : withLiveSession(state, live);
   const newerJournal = newerJournalNote(last.runId, last.journalVersion);
   if (options.json) {
     const json = {
-      run: { ...state, status }, next, badLines: last.badLines, tornTail: last.tornTail, firstLineDamaged: last.firstLineDamaged === true,
+      run: { ...state, status }, live: live ?? null, next, badLines: last.badLines, tornTail: last.tornTail, firstLineDamaged: last.firstLineDamaged === true,
       journalVersion: last.journalVersion, newerJournal: newerJournal ?? null, planChanges: planChanges ?? null,
     };
     process.stdout.write(`${inertJson(JSON.stringify(json, null, 2))}\n`);
@@ -114,10 +143,14 @@ export default async function statusCommand(options: StatusOptions): Promise<num
   if (planChanges !== undefined && planChanges.length > 0) {
     process.stdout.write(`The plan changed since this run started:\n${planChangeText(state, planChanges).map((line) => `  ${inertLine(line)}\n`).join('')}`);
   }
-  process.stdout.write(`\n${renderRunSummary({ ...state, status })}\n`);
+  process.stdout.write(`\n${renderRunSummary({ ...shown, status })}\n`);
   process.stdout.write('\nSessions:\n');
   for (const id of state.phaseOrder) {
     for (const session of state.phases[id]?.sessions ?? []) {
+      if (live !== undefined && live.phaseId === id && live.attemptId === session.attemptId && live.sessionIndex === session.sessionIndex) {
+        process.stdout.write(`  ${inertLine(id)} #${session.sessionIndex}: ${liveSessionLine(session, live)}\n`);
+        continue;
+      }
       const window = session.contextWindow > 0 ? ` of ${formatCount(session.contextWindow)}` : '';
       const limit = session.contextLimitTokens === undefined ? '' : `, limit ${formatCount(session.contextLimitTokens)} (${session.contextLimitSource ?? '?'})`;
       process.stdout.write(
@@ -125,6 +158,8 @@ export default async function statusCommand(options: StatusOptions): Promise<num
       );
     }
   }
+  const progress = progressLines(state);
+  if (progress.length > 0) process.stdout.write(`\nProgress (the last entry of each phase):\n${progress.join('\n')}\n`);
   for (const id of state.phaseOrder) {
     const p = state.phases[id];
     if (p && (p.status === 'blocked' || p.status === 'failed' || p.status === 'skipped') && p.reason) process.stdout.write(`\n${inertLine(id)} ${p.status}: ${inertLine(p.reason)}`);
