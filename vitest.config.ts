@@ -21,6 +21,12 @@ export const E2E_TESTS = [
   'test/git/changes.test.ts',
   'test/install/package-files.test.ts',
   'test/plan/audit-cli.test.ts',
+  'test/plan/foreign-format.test.ts',
+  'test/plan-import/plan-import-cli.test.ts',
+  'test/plan-import/readers.test.ts',
+  'test/ci-workflow/ci-github-command.test.ts',
+  'test/ci-workflow/run-workflow-locally.test.ts',
+  'test/replay/replay-projection.test.ts',
   'test/scaffold/gitignore.test.ts',
 ];
 
