@@ -8,6 +8,7 @@ import type { DebussyConfig } from '../config/index.js';
 import { PlanError, PrerequisiteError } from '../errors/index.js';
 import { hasTrackedChanges, isGitRepo, workingTreeStatus } from '../git/index.js';
 import { auditPlan, findingsForSelection, formatFinding, selectedPhaseIds, type Phase, type PhaseSelection, type Plan } from '../plan/index.js';
+import { foreignPlanRefusal } from '../plan/foreign-format.js';
 
 export interface AuditedPlan {
   plan: Plan;
@@ -15,11 +16,19 @@ export interface AuditedPlan {
   warnings: string[];
 }
 
-/** The plan, when it passes the audit for the phases `selection` runs; a PlanError naming the first error otherwise. */
+/**
+ * The plan, when it passes the audit for the phases `selection` runs; a PlanError naming the first
+ * error otherwise, or naming another tool's plan and the import that converts it.
+ */
 export async function loadAuditedPlan(planPath: string, config: DebussyConfig, cwd: string, selection: PhaseSelection = {}): Promise<AuditedPlan> {
   const report = await auditPlan(planPath, { gateCommands: config.gates });
   const findings = report.plan === undefined ? report.findings : findingsForSelection(report.findings, selectedPhaseIds(report.plan, selection));
   const errors = findings.filter((f) => f.severity === 'error');
+  const foreign = errors.find((finding) => finding.format !== undefined);
+  if (foreign?.format !== undefined) {
+    const { message, hint } = foreignPlanRefusal(foreign.format, path.relative(cwd, foreign.file ?? planPath) || planPath);
+    throw new PlanError('E_PLAN_INVALID', message, { hint });
+  }
   if (!report.plan || errors.length > 0) {
     const first = errors[0] ? formatFinding(errors[0], cwd) : `${planPath}: no plan found`;
     throw new PlanError('E_PLAN_INVALID', `the plan fails the audit with ${Math.max(errors.length, 1)} error(s); first: ${first}`, {

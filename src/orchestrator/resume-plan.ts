@@ -121,3 +121,17 @@ export function planResume(input: ResumeInput): ResumePlan {
   }
   return { completed, carry, resumedFrom, unproven };
 }
+
+/**
+ * The phases a run does not select (`--only`, `--phase`) that it knows complete, each with why: the
+ * run records them as completed, because the next run resumes from the latest run's journal alone,
+ * and would otherwise start again the phases earlier runs completed. Not those the master plan
+ * marks complete: it still says so, and a user who sets one back to Pending means it to run. In
+ * plan order. Pure.
+ */
+export function completionsToCarry(plan: Pick<Plan, 'phases'>, selectedIds: readonly string[], completed: ReadonlyMap<string, string>): { id: string; why: string }[] {
+  return plan.phases.flatMap(({ id, status }) => {
+    const why = completed.get(id);
+    return selectedIds.includes(id) || status === 'completed' || why === undefined ? [] : [{ id, why }];
+  });
+}

@@ -21,7 +21,7 @@ import type { PhaseContext, PhaseResult } from './phase-context.js';
 import { runPhase } from './phase-runner.js';
 import { checkPrerequisites, gateCommandsOf } from './preflight.js';
 import { reclaimDeadRun } from './reclaim-dead-run.js';
-import { continuesRun, planResume } from './resume-plan.js';
+import { completionsToCarry, continuesRun, planResume } from './resume-plan.js';
 import { checkPlanChange } from './plan-change-check.js';
 import { checkAtRunEnd } from './regression-check.js';
 import { owedEndCheck } from './owed-end-check.js';
@@ -170,6 +170,9 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     }
     for (const phase of alreadyComplete) {
       recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'completed', reason: resume.completed.get(phase.id) ?? 'already complete' });
+    }
+    for (const { id, why } of completionsToCarry({ phases: ordered }, selected.map((p) => p.id), resume.completed)) {
+      recorder.record({ type: 'phase_ended', phaseId: id, status: 'completed', reason: `not selected by this run; ${why}` });
     }
 
     const previousEvents = priorInterrupted && previous ? (await readJournal(journalPath(root, previous.runId))).events : [];

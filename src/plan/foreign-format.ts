@@ -107,7 +107,24 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
+/** A path as `debussy plan import` takes it on a command line: quoted when it holds a space. */
+export function commandLinePath(shownPath: string): string {
+  return /\s/.test(shownPath) ? `'${shownPath}'` : shownPath;
+}
+
 /** The audit's message for a foreign plan given where a debussy master plan was expected. */
 export function foreignFormatMessage(format: ForeignFormat, shownPath: string): string {
-  return `this is a ${FOREIGN_FORMAT_NAMES[format]}, not a debussy master plan; \`debussy plan import ${shownPath}\` turns it into one (see ${docFile('plan-format.md')})`;
+  return `this is a ${FOREIGN_FORMAT_NAMES[format]}, not a debussy master plan; \`debussy plan import ${commandLinePath(shownPath)}\` turns it into one (see ${docFile('plan-format.md')})`;
+}
+
+/**
+ * What `debussy run` says when given one: the format, and the import as the next step (not
+ * `debussy audit`, which would only say the same again). The import chooses the plan's name, so
+ * the run command to follow is the one it prints.
+ */
+export function foreignPlanRefusal(format: ForeignFormat, shownPath: string): { message: string; hint: string } {
+  return {
+    message: `${shownPath} is a ${FOREIGN_FORMAT_NAMES[format]}, not a debussy master plan`,
+    hint: `Run \`debussy plan import ${commandLinePath(shownPath)}\`: it writes a debussy plan from it under plans/ and prints the \`debussy run\` command for that plan (see ${docFile('plan-format.md')}).`,
+  };
 }

@@ -129,7 +129,7 @@ async function locateMasterPlan(path: string): Promise<string | AuditFinding> {
 
 function foreignFormatFinding(format: ForeignFormat, path: string): AuditFinding {
   const shown = relative(process.cwd(), path) || path;
-  return { severity: 'error', code: 'foreign-plan-format', message: foreignFormatMessage(format, /\s/.test(shown) ? `'${shown}'` : shown), file: path };
+  return { severity: 'error', code: 'foreign-plan-format', message: foreignFormatMessage(format, shown), file: path, format };
 }
 
 function reason(error: unknown): string {

@@ -1,5 +1,6 @@
 /** What debussy understood of a master plan and its phase files. Produced by the parser, read by
  * the audit, the execution order and the orchestrator. */
+import type { ForeignFormat } from './foreign-format.js';
 
 export type PhaseStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'blocked' | 'skipped';
 
@@ -88,6 +89,8 @@ export interface AuditFinding {
   /** 1-based line in that file. */
   line?: number;
   phaseId?: string;
+  /** Another tool's plan, given where a master plan was expected (code `foreign-plan-format`). */
+  format?: ForeignFormat;
 }
 
 export interface AuditReport {

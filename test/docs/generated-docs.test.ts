@@ -29,4 +29,13 @@ describe('generated docs', () => {
     const text = readFileSync('docs/exit-codes.md', 'utf8');
     for (const [name, { code }] of Object.entries(EXIT_CODES)) expect(text).toContain(`| ${code} | \`${name}\` |`);
   });
+
+  // troubleshooting.md heads each error's explanation with its exit code and error code
+  // ("[3] (`E_JOURNAL_KEY`)"): the exit-code table must name that error code on that exit code's row.
+  it('each error code troubleshooting.md explains is named on its exit code\'s row', () => {
+    const entries = [...readFileSync('docs/troubleshooting.md', 'utf8').matchAll(/\[(\d+)\] \(`(E_[A-Z_]+)`\)/g)].map((match) => ({ exit: Number(match[1]), error: match[2] ?? '' }));
+    expect(entries.map((entry) => entry.error)).toContain('E_JOURNAL_KEY');
+    const unnamed = entries.filter(({ exit, error }) => !Object.values(EXIT_CODES).some(({ code, meaning }) => code === exit && meaning.includes(error)));
+    expect(unnamed).toEqual([]);
+  });
 });

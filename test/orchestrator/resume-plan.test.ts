@@ -1,6 +1,6 @@
 /** What a resumed run carries of the phase it continues, across one resume and across two. */
 import { describe, expect, it } from 'vitest';
-import { continuesRun, planResume } from '../../src/orchestrator/resume-plan.js';
+import { completionsToCarry, continuesRun, planResume } from '../../src/orchestrator/resume-plan.js';
 import type { Plan } from '../../src/plan/types.js';
 import { foldRun, type JournalEvent, type NewJournalEvent, type RunState } from '../../src/state/index.js';
 
@@ -191,5 +191,19 @@ describe('planResume: completions debussy cannot prove are claims', () => {
     expect(forged?.phases['1']?.status).toBe('in_progress');
     const carry = planResume({ plan, prior: forged, marks: {} }).carry.get('1');
     expect(carry).toMatchObject({ resumeReason: expect.stringContaining('interrupted') as string, baseSha: 'base', reverify: expect.stringContaining('cannot be proven') as string });
+  });
+});
+
+describe('completionsToCarry: what a run that selects some phases records of the others', () => {
+  const phases = ['1', '2', '3', '4'].map((id) => ({ id, status: id === '2' ? 'completed' : 'pending' }));
+  const ordered = { phases } as unknown as Plan;
+  const known = new Map([['1', 'completed in run r1'], ['2', 'the master plan marks it complete'], ['4', 'marked done with `debussy done --verify` at t']]);
+  it.each([
+    { name: 'a full run: nothing (its skipped phases are recorded as such)', selected: ['1', '2', '3', '4'], expected: [] },
+    { name: '--only 3: the others known complete, in plan order, but the one the master plan marks', selected: ['3'], expected: ['1: completed in run r1', '4: marked done with `debussy done --verify` at t'] },
+    { name: '--only 1, complete before: it runs again, so only the others', selected: ['1'], expected: ['4: marked done with `debussy done --verify` at t'] },
+    { name: '--phase 3 (3 and 4): the phases before it', selected: ['3', '4'], expected: ['1: completed in run r1'] },
+  ])('$name', ({ selected, expected }) => {
+    expect(completionsToCarry(ordered, selected, known).map(({ id, why }) => `${id}: ${why}`)).toEqual(expected);
   });
 });

@@ -108,16 +108,24 @@ describe('debussy audit and run name another tool\'s plan (built binary)', () =>
     expect(parsed.findings.map((finding) => finding.code)).toEqual(['foreign-plan-format']);
   });
 
-  it.each([
-    { given: '.taskmaster/tasks/tasks.json', name: 'Taskmaster tasks.json' },
-    { given: 'prd.json', name: 'ralph prd.json' },
-  ])('run $given (and --dry-run): refused before anything starts, naming the format, exit 3', async ({ given, name }) => {
+  it.each(cases)('run $given (and --dry-run): refused before anything starts, naming the $name and the import, exit 3', async ({ given, file, name }) => {
     for (const args of [['run', given], ['run', given, '--dry-run']]) {
       const result = await debussy(args, { cwd: work.dir });
       expectNoStack(result);
       expect(result.code).toBe(3);
-      expect(result.stderr).toContain(`this is a ${name}, not a debussy master plan; \`debussy plan import ${given}\` turns it into one`);
+      // The hint names the import, not `debussy audit`, which would only say the same again.
+      expect(result.stderr.trimEnd().split('\n')).toEqual([
+        `debussy: ${file} is a ${name}, not a debussy master plan`,
+        `  Run \`debussy plan import ${file}\`: it writes a debussy plan from it under plans/ and prints the \`debussy run\` command for that plan (see ${path.join(REPO_ROOT, 'docs/plan-format.md')}).`,
+      ]);
     }
+  });
+
+  it('ci github prd.json: the same refusal', async () => {
+    const result = await debussy(['ci', 'github', 'prd.json'], { cwd: work.dir });
+    expectNoStack(result);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('debussy: prd.json is a ralph prd.json, not a debussy master plan\n  Run `debussy plan import prd.json`');
   });
 
   it('a GSD roadmap whose progress table has a Phase column is named too, not read as a plan of unlinked rows', async () => {
