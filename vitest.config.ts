@@ -28,12 +28,6 @@ export const E2E_TESTS = [
   'test/ci-workflow/run-workflow-locally.test.ts',
   'test/replay/replay-projection.test.ts',
   'test/scaffold/gitignore.test.ts',
-  'test/ci-workflow/ci-github-command.test.ts',
-  'test/ci-workflow/run-workflow-locally.test.ts',
-  'test/plan/foreign-format.test.ts',
-  'test/plan-import/plan-import-cli.test.ts',
-  'test/plan-import/readers.test.ts',
-  'test/replay/replay-projection.test.ts',
 ];
 
 export default defineConfig({
