@@ -19,7 +19,7 @@ import { cutText, redactDeepOnce } from '../redact/index.js';
 import { inertText } from '../text/inert-text.js';
 import { oneLine } from '../text/one-line.js';
 import type { AgentEvent } from './agent-events.js';
-import { StreamedBlocks, type ReadyLine } from './streamed-blocks.js';
+import { StreamedBlocks, type ReadyLine } from './claude/streamed-blocks.js';
 
 const MAX_TEXT = 300;
 

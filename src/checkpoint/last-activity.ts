@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { AgentEvent } from '../agent/agent-events.js';
-import { newStreamParseState, parseStreamLine } from '../agent/stream-parser.js';
+import { newStreamParseState, parseStreamLine } from '../agent/claude/stream-parser.js';
 import { describeAgentEvent } from '../report/describe-event.js';
 
 export const ACTIVITY_LINES = 8;

@@ -12,7 +12,7 @@ import { readPlanFingerprint } from '../plan/read-fingerprint.js';
 import { gateCommandsOf } from '../orchestrator/preflight.js';
 import { permissionWarning } from '../agent/claude/claude-permissions.js';
 import { redactSecrets } from '../redact/index.js';
-import { hooksOffWarning } from '../agent/hooks-off.js';
+import { hooksOffWarning } from '../agent/claude/hooks-off.js';
 import { inertJson, inertLine, inertText } from '../text/inert-text.js';
 
 export interface DryRunPhase {

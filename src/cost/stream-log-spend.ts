@@ -7,7 +7,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { newStreamParseState, parseStreamLine } from '../agent/stream-parser.js';
+import { newStreamParseState, parseStreamLine } from '../agent/claude/stream-parser.js';
 import type { RunState } from '../state/run-state.js';
 import type { PriceTable } from './prices.js';
 import { withUnendedSpend } from './run-spend.js';

@@ -4,8 +4,8 @@
  */
 import type { PermissionVerdict } from '../permissions/rule-check.js';
 import { docFile } from '../install/package-files.js';
-import { NATIVE_BINARY_HINT } from '../agent/claude-install.js';
-import { HOOKS_OFF_FIX, HOOKS_OFF_MEANING } from '../agent/hooks-off.js';
+import { NATIVE_BINARY_HINT } from '../agent/claude/claude-install.js';
+import { HOOKS_OFF_FIX, HOOKS_OFF_MEANING } from '../agent/claude/hooks-off.js';
 import { OLDEST_TESTED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS_TEXT } from './tested-claude-version.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail';

@@ -11,7 +11,7 @@ import { isGitRepo } from '../git/index.js';
 import { runGit } from '../git/run-git.js';
 import { webhookTarget } from '../notify/webhook-notifier.js';
 import { findExecutable } from '../process/find-executable.js';
-import { isNativeBinaryStub, saysNativeBinaryMissing } from '../agent/claude-install.js';
+import { isNativeBinaryStub, saysNativeBinaryMissing } from '../agent/claude/claude-install.js';
 import { permissionSettingsOf } from '../agent/claude/claude-permissions.js';
 import { bashVerdict, editVerdict } from '../permissions/rule-check.js';
 import type { AuthFacts, ClaudeFacts, ConfigFacts, GitFacts, NotifyFacts, PermissionFacts } from './checks.js';

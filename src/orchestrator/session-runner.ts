@@ -14,7 +14,7 @@ import type { RunRecorder } from './run-recorder.js';
 import { checkBudget, describeBudgetReached, SessionSpend, sessionBudgetFlag, type BudgetCheck, type BudgetLimits, type PriceTable, type SpendFigure, type SpentSoFar } from '../cost/index.js';
 import type { RateLimitInfo } from '../recovery/usage-limit.js';
 import { LiveSessionFile, liveSessionPath } from '../state/index.js';
-import { HOOKS_DID_NOT_ANSWER, hooksDidNotAnswer } from '../agent/hooks-off.js';
+import { HOOKS_DID_NOT_ANSWER, hooksDidNotAnswer } from '../agent/claude/hooks-off.js';
 
 export interface SessionRequest {
   phaseId: string;

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { newStreamParseState, parseStreamLine } from '../../src/agent/stream-parser.js';
+import { newStreamParseState, parseStreamLine } from '../../src/agent/claude/stream-parser.js';
 import { STREAM_FIXTURES_DIR, loadFixtureExit, loadStreamFixture } from '../support/fixtures.js';
 import { initLine, linesOfType, resultLine } from '../support/stream-lines.js';
 

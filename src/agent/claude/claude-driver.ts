@@ -8,11 +8,11 @@ import { PrerequisiteError } from '../../errors/index.js';
 import { findExecutable } from '../../process/find-executable.js';
 import { permissionWarning } from './claude-permissions.js';
 import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
-import { startAgentSession, type AgentSession } from '../agent-session.js';
-import { buildClaudeArgs, type ClaudePermissions } from '../claude-args.js';
-import { settingsError, userSettingsProblem } from '../session-settings.js';
-import { hooksOffWarning } from '../hooks-off.js';
-import { isNativeBinaryStub, nativeBinaryMissing } from '../claude-install.js';
+import { startAgentSession, type AgentSession } from './claude-session.js';
+import { buildClaudeArgs, type ClaudePermissions } from './claude-args.js';
+import { settingsError, userSettingsProblem } from './session-settings.js';
+import { hooksOffWarning } from './hooks-off.js';
+import { isNativeBinaryStub, nativeBinaryMissing } from './claude-install.js';
 import { sessionEnvFile } from './claude-env-file.js';
 
 /** What of debussy's config the claude driver reads. */

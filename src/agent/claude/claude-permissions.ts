@@ -6,7 +6,7 @@
 import type { DebussyConfig } from '../../config/index.js';
 import { docFile } from '../../install/package-files.js';
 import { bashVerdict, editVerdict, refusalNote, type PermissionSettings } from '../../permissions/rule-check.js';
-import { DEBUSSY_TOOL_RULES } from '../claude-args.js';
+import { DEBUSSY_TOOL_RULES } from './claude-args.js';
 
 /** What of the config decides claude's permissions. */
 export type PermissionConfig = Pick<DebussyConfig, 'permission_mode' | 'allowed_tools' | 'disallowed_tools' | 'claude_args'>;

@@ -22,7 +22,7 @@ import {
 } from '../../doctor/index.js';
 import { EXIT_CODES } from '../../errors/index.js';
 import { findProjectRoot } from '../../state/index.js';
-import { hooksOffSources } from '../../agent/hooks-off.js';
+import { hooksOffSources } from '../../agent/claude/hooks-off.js';
 
 interface DoctorOptions {
   json?: boolean;

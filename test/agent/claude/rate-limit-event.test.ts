@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newStreamParseState, parseStreamLine } from '../../src/agent/index.js';
+import { newStreamParseState, parseStreamLine } from '../../../src/agent/index.js';
 
 // As claude 2.1.197 printed them against the scripted server with subscription auth (docs/budgets.md).
 const REJECTED = '{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":1795484289,"rateLimitType":"five_hour","isUsingOverage":false},"uuid":"ecfe1b5f-572a-4980-8384-82545d2f11c8","session_id":"79dd44d2-08de-4a44-839b-f4c5a044dbc0"}';

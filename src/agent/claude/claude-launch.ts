@@ -4,8 +4,8 @@
  * Checked up front so a missing `claude` is one clear error instead of a bare ENOENT.
  */
 import { statSync } from 'node:fs';
-import { findExecutable } from '../process/find-executable.js';
-import { AgentProcessError } from '../errors/index.js';
+import { findExecutable } from '../../process/find-executable.js';
+import { AgentProcessError } from '../../errors/index.js';
 import { isNativeBinaryStub, nativeBinaryMissing } from './claude-install.js';
 
 const INSTALL_HINT = 'Install Claude Code (npm install -g @anthropic-ai/claude-code) or set claude_command in the config to its full path.';

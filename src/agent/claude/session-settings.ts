@@ -16,9 +16,9 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { AgentProcessError } from '../errors/index.js';
-import { shellQuote } from '../text/shell-quote.js';
-import { errorMessage } from '../errors/error-message.js';
+import { AgentProcessError } from '../../errors/index.js';
+import { shellQuote } from '../../text/shell-quote.js';
+import { errorMessage } from '../../errors/error-message.js';
 
 export type ClaudeSettings = Record<string, unknown>;
 

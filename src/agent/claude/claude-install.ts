@@ -6,7 +6,7 @@
  * and exits 1. Every session would fail the same way: a missing prerequisite, not a crash to retry.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { AgentProcessError } from '../errors/index.js';
+import { AgentProcessError } from '../../errors/index.js';
 
 /** The stub and the wrapper's messages (claude-code 2.1.x: bin/claude.exe, cli-wrapper.cjs). */
 const MISSING_BINARY = [

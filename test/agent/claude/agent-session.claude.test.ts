@@ -6,12 +6,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type AgentSessionOptions } from '../../src/agent/index.js';
-import { stopGuardSettings } from '../../src/agent/stop-guard.js';
-import { ContextMonitor, type ContextCrossing } from '../../src/context/index.js';
-import { isProcessAlive, processStartTime } from '../../src/process/identity.js';
-import { CLAUDE_BIN, claudeEnv, makeClaudeConfigDir } from '../support/claude.js';
-import { startScriptedApi, type ScriptedApi, type ScriptedTurn } from '../support/scripted-api.js';
+import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type AgentSessionOptions } from '../../../src/agent/index.js';
+import { stopGuardSettings } from '../../../src/agent/claude/stop-guard.js';
+import { ContextMonitor, type ContextCrossing } from '../../../src/context/index.js';
+import { isProcessAlive, processStartTime } from '../../../src/process/identity.js';
+import { CLAUDE_BIN, claudeEnv, makeClaudeConfigDir } from '../../support/claude.js';
+import { startScriptedApi, type ScriptedApi, type ScriptedTurn } from '../../support/scripted-api.js';
 
 let workDir: string;
 let config: { dir: string; cleanup(): Promise<void> };

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isNativeBinaryStub, saysNativeBinaryMissing } from '../../src/agent/claude-install.js';
+import { isNativeBinaryStub, saysNativeBinaryMissing } from '../../../src/agent/claude/claude-install.js';
 
 describe('saysNativeBinaryMissing', () => {
   it.each([

@@ -9,7 +9,7 @@
  * while a block is held wait behind it, so the log keeps the stream's order. A session that ends
  * mid-block has what was held redacted as it stands (`drain`).
  */
-import type { Redactor } from '../redact/index.js';
+import type { Redactor } from '../../redact/index.js';
 
 /** A line ready for the raw log: its redacted text, or the bytes it came as when redaction left it unchanged. */
 export type ReadyLine = string | Buffer;

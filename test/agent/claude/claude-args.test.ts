@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildClaudeArgs, CLAUDE_STREAM_FLAGS, DEBUSSY_TOOL_RULES, permissionArgs } from '../../src/agent/index.js';
+import { buildClaudeArgs, CLAUDE_STREAM_FLAGS, DEBUSSY_TOOL_RULES, permissionArgs } from '../../../src/agent/index.js';
 
 describe('permissionArgs', () => {
   it.each<[string, Parameters<typeof permissionArgs>[0], string[]]>([

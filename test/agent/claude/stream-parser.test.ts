@@ -2,11 +2,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { newStreamParseState, parseStreamLine, type AgentEvent, type StreamParseState } from '../../src/agent/index.js';
-import { RecentIds } from '../../src/agent/stream-parser.js';
-import { createRedactor } from '../../src/redact/index.js';
+import { newStreamParseState, parseStreamLine, type AgentEvent, type StreamParseState } from '../../../src/agent/index.js';
+import { RecentIds } from '../../../src/agent/claude/stream-parser.js';
+import { createRedactor } from '../../../src/redact/index.js';
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'streams', '2.1.197');
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'streams', '2.1.197');
 const SESSION = 'sess-1';
 
 function parseAll(lines: unknown[], state: StreamParseState = newStreamParseState()): AgentEvent[] {

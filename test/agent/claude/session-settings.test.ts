@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   debussyHooks, mergeSessionSettings, readSettingsValue, splitSettingsArgs, userSettingsProblem, withSessionSettings,
-} from '../../src/agent/session-settings.js';
-import { hooksOffSources, hooksOffWarning, isTruthyVariable } from '../../src/agent/hooks-off.js';
+} from '../../../src/agent/claude/session-settings.js';
+import { hooksOffSources, hooksOffWarning, isTruthyVariable } from '../../../src/agent/claude/hooks-off.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'debussy-settings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor } from '../../src/redact/index.js';
-import { spreadOver, StreamedBlocks } from '../../src/agent/streamed-blocks.js';
+import { createRedactor } from '../../../src/redact/index.js';
+import { spreadOver, StreamedBlocks } from '../../../src/agent/claude/streamed-blocks.js';
 
 const TOKEN = 'ghp_R8vN1bT6yH3jF5dS0aC2eG8uQ7wX2mZ9pL4k';
 const redact = createRedactor({});

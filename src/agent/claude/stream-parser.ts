@@ -4,10 +4,10 @@
  * `unparsed_line` event instead of an exception. The only state kept across lines is what the
  * stream itself repeats or spreads out (see StreamParseState).
  */
-import type { AgentEvent, PermissionDenial, ResultEvent } from './agent-events.js';
-import { arrayField, contentText, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields.js';
-import { redactThenCut, type Redactor } from '../redact/index.js';
-import { summarizeToolUse } from './tool-summary.js';
+import type { AgentEvent, PermissionDenial, ResultEvent } from '../agent-events.js';
+import { arrayField, contentText, isRecord, numberField, recordField, stringField, type JsonRecord } from '../json-fields.js';
+import { redactThenCut, type Redactor } from '../../redact/index.js';
+import { summarizeToolUse } from '../tool-summary.js';
 
 export interface StreamParseState {
   /** Applied to the text a summary or a preview is cut from, before the cut. */

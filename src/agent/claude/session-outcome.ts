@@ -3,9 +3,9 @@
  * exit code alone (claude exits 0 without a result when interrupted while waiting for the API).
  * Pure.
  */
-import type { ResultEvent } from './agent-events.js';
+import type { ResultEvent } from '../agent-events.js';
+import type { SessionOutcome } from '../agent-session.js';
 
-export type SessionOutcome = 'completed' | 'stopped' | 'api_error' | 'error' | 'crashed' | 'killed';
 
 export interface SessionEndFacts {
   result: ResultEvent | undefined;

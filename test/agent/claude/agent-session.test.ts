@@ -7,9 +7,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startAgentSession, type AgentEvent, type AgentSessionOptions } from '../../src/agent/index.js';
-import { AgentProcessError } from '../../src/errors/index.js';
-import { isProcessAlive } from '../../src/process/identity.js';
+import { startAgentSession, type AgentEvent, type AgentSessionOptions } from '../../../src/agent/index.js';
+import { AgentProcessError } from '../../../src/errors/index.js';
+import { isProcessAlive } from '../../../src/process/identity.js';
 
 let dir: string;
 
