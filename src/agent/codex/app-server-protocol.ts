@@ -78,8 +78,9 @@ export const INITIALIZED_NOTIFICATION: JsonRecord = { method: 'initialized' };
 export interface ThreadSettings {
   cwd: string;
   model?: string;
-  approvalPolicy: ApprovalPolicy;
-  sandbox: SandboxMode;
+  /** Unset: the user's codex config decides. */
+  approvalPolicy?: ApprovalPolicy;
+  sandbox?: SandboxMode;
   /** Config overrides for this thread only (dotted keys or nested tables), e.g. bypass_hook_trust. */
   config?: JsonRecord;
   developerInstructions?: string;
@@ -102,8 +103,8 @@ export function threadResumeRequest(id: RequestId, threadId: string, settings: T
 function threadParams(settings: ThreadSettings): JsonRecord {
   return {
     cwd: settings.cwd,
-    approvalPolicy: settings.approvalPolicy,
-    sandbox: settings.sandbox,
+    ...(settings.approvalPolicy === undefined ? {} : { approvalPolicy: settings.approvalPolicy }),
+    ...(settings.sandbox === undefined ? {} : { sandbox: settings.sandbox }),
     ...(settings.model === undefined ? {} : { model: settings.model }),
     ...(settings.config === undefined ? {} : { config: settings.config }),
     ...(settings.developerInstructions === undefined ? {} : { developerInstructions: settings.developerInstructions }),

@@ -48,9 +48,13 @@ export function toolNames(req: RecordedResponsesRequest): string[] {
   return Array.isArray(tools) ? tools.filter(isRecord).map((tool) => String(tool.name ?? tool.type)) : [];
 }
 
-/** codex's shell tool: `exec_command {cmd}`. */
-export function execCommand(cmd: string, callId?: string): FunctionCallSpec {
-  return { name: 'exec_command', arguments: { cmd }, callId };
+/**
+ * codex's shell tool: `exec_command {cmd}`, run without a login shell (`login: false`): a login
+ * shell's profile (pyenv rehash and the like) can take seconds on a loaded machine, and a command
+ * still running after `yield_time_ms` (default 10 s) is answered "Process running with session ID".
+ */
+export function execCommand(cmd: string, callId?: string, extra: Record<string, unknown> = {}): FunctionCallSpec {
+  return { name: 'exec_command', arguments: { cmd, login: false, ...extra }, callId };
 }
 
 /** codex's freeform file-edit tool. */
