@@ -72,7 +72,7 @@ describe('codex app-server errors', () => {
       { message: expect.stringContaining('unexpected status 503 Service Unavailable: The engine is currently overloaded') as unknown, codexErrorInfo: { httpConnectionFailed: { httpStatusCode: 503 } } },
     ],
   ])('%s with no retries: a failed turn carrying the class', async (_label, name, failure, error) => {
-    const { errors, turn } = await failedTurn([failure as ResponsesTurn], name);
+    const { errors, turn } = await failedTurn([failure], name);
     expect(errors).toEqual([expect.objectContaining({ willRetry: false, error: expect.objectContaining(error) as unknown })]);
     expect(turn).toMatchObject({ status: 'failed', error });
   });
