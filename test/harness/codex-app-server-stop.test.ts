@@ -3,13 +3,15 @@
  * and what happens to a tool that is still running. Measured through the real binary.
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { appServerCommand, debussyCodexHooks, threadConfig } from '../../src/agent/codex/codex-command.js';
 import { fullAccess, finish, itemsOf, openTurn, runTurn } from '../support/codex-turn.js';
 import { findDescendants, isAlive } from '../support/process-tree.js';
+import { recordCodexFixture } from '../support/codex-fixtures.js';
+import { rolloutFiles } from '../support/codex.js';
 import { execCommand, toolOutputs } from '../support/scripted-responses.js';
 
 async function stopFile(armed: boolean): Promise<string> {
@@ -111,8 +113,9 @@ describe('ending a codex app-server turn while a tool runs', () => {
     const result = await client.codex.done;
     expect(result.exitCode).toBe(0);
     expect(server.responseRequests()).toHaveLength(1);
-    const { recordCodexFixture } = await import('../support/codex-fixtures.js');
     await recordCodexFixture('interrupted', 'app-server', result.lines.map((l) => l.raw), { exitCode: result.exitCode, signal: result.signal, stderr: '' });
+    const [rollout] = await rolloutFiles(client.codex.home);
+    await recordCodexFixture('interrupted', 'rollout', (await readFile(rollout!, 'utf8')).split('\n').filter((l) => l !== ''));
   });
 
   it('SIGTERM: app-server exits 0 at once and kills the running tool', async () => {

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { finish, itemsOf, runTurn, wallClock } from '../support/codex-turn.js';
-import { ENCRYPTED_PREFIX, execCommand, inputItems, promptText, toolOutputs } from '../support/scripted-responses.js';
+import { ENCRYPTED_PREFIX, applyPatch, execCommand, inputItems, promptText, toolOutputs } from '../support/scripted-responses.js';
 
 describe('codex app-server: one turn with a tool', () => {
   it('runs exec_command for real, reports per-call usage before the tool runs and the window after it, and appends to the history', async () => {
@@ -84,7 +84,8 @@ describe('codex app-server: one turn with a tool', () => {
     ]);
     const started = itemsOf(client, 'item/started', 'commandExecution');
     const completed = itemsOf(client, 'item/completed', 'commandExecution');
-    expect(started.map((s) => s.item.id)).toEqual(['call_a', 'call_b']);
+    // They start in either order.
+    expect(started.map((s) => s.item.id).sort()).toEqual(['call_a', 'call_b']);
     // Both started before either finished.
     expect(Math.max(...started.map((s) => s.at))).toBeLessThan(Math.min(...completed.map((c) => c.at)));
     const second = server.responseRequests()[1]!;
@@ -106,5 +107,17 @@ describe('codex app-server: one turn with a tool', () => {
     const turnEnd = client.notifications('turn/completed')[0]!.at;
     expect(completedInTurn.filter((c) => c.at < turnEnd)).toEqual([]);
     await finish(client);
+  });
+
+  it('applies an apply_patch (a custom tool call) as a fileChange item; its output returns as custom_tool_call_output', async () => {
+    const patch = '*** Begin Patch\n*** Add File: notes.md\n+# Notes\n+first line\n*** End Patch\n';
+    const { server, cwd, client } = await runTurn([{ kind: 'calls', calls: [applyPatch(patch, 'call_patch')] }, { kind: 'text', text: 'written' }]);
+    expect(await readFile(join(cwd, 'notes.md'), 'utf8')).toBe('# Notes\nfirst line\n');
+    const [completed] = itemsOf(client, 'item/completed', 'fileChange');
+    expect(completed?.item).toMatchObject({ id: 'call_patch', status: 'completed', changes: [{ path: join(cwd, 'notes.md'), kind: { type: 'add' } }] });
+    const output = inputItems(server.responseRequests()[1]!).find((item) => item.type === 'custom_tool_call_output');
+    expect(output).toMatchObject({ call_id: 'call_patch' });
+    expect(itemsOf(client, 'item/started', 'commandExecution')).toEqual([]);
+    await finish(client, 'apply-patch');
   });
 });
