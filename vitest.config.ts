@@ -1,14 +1,39 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The tests that run the real binaries (debussy's bin/debussy.js, which runs dist/, the claude
+ * CLI, npm): they need dist/ built, which the `e2e` project's global setup does once per change of
+ * the sources. Everything else is the `unit` project (`npm run test:unit`), which builds nothing.
+ * test/package/test-projects.test.ts checks that no test reaching a binary is left in `unit`.
+ */
+export const E2E_TESTS = [
+  'test/e2e/**',
+  'test/e2e-output/**',
+  'test/cli/**',
+  'test/cli-getting-started/**',
+  'test/package/**',
+  'test/demo/**',
+  'test/**/*.claude.test.ts',
+  'test/harness/claude-*.test.ts',
+  'test/harness/support.test.ts',
+  'test/agent-signals/signal-inbox.test.ts',
+  'test/config/json-schema.test.ts',
+  'test/git/changes.test.ts',
+  'test/install/package-files.test.ts',
+  'test/plan/audit-cli.test.ts',
+  'test/scaffold/gitignore.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // The end-to-end suites each run real claude processes; two cores cannot run many at once.
     maxWorkers: 2,
     minWorkers: 1,
-    reporters: process.env.CI ? ['default'] : ['default'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: E2E_TESTS } },
+      { extends: true, test: { name: 'e2e', include: E2E_TESTS.map((glob) => (glob.endsWith('**') ? `${glob}/*.test.ts` : glob)), globalSetup: ['test/global-setup.ts'] } },
+    ],
   },
 });

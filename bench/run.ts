@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs the figures of issue 7, prints them and writes bench/results.json.
+ * `npm run bench`: runs the benchmark figures (1-6), prints them and writes bench/results.json.
  *
  *   npm run bench                  every figure
  *   npm run bench -- --only 3      one figure (or --only 1,6); merged into the existing results
@@ -19,7 +19,6 @@ import { contextAccuracy } from './figures/3-context-accuracy.js';
 import { stopPrecision } from './figures/4-stop-precision.js';
 import { restartTurnaround } from './figures/5-restart-turnaround.js';
 import { commandStartup } from './figures/6-startup.js';
-import { overheadPerPhase } from './figures/7-overhead.js';
 import type { BenchOptions, Figure, FigureRunner } from './lib/figure.js';
 
 const RESULTS = path.join(import.meta.dirname, 'results.json');
@@ -31,7 +30,6 @@ const FIGURES: { id: number; name: string; run: FigureRunner }[] = [
   { id: 4, name: 'Stop precision', run: stopPrecision },
   { id: 5, name: 'Restart turnaround', run: restartTurnaround },
   { id: 6, name: 'Command start-up', run: commandStartup },
-  { id: 7, name: 'Overhead per phase', run: overheadPerPhase },
 ];
 
 interface Results {
@@ -116,8 +114,8 @@ async function main(): Promise<number> {
     console.log(`  (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
     results.figures.push({ ...result, date: new Date().toISOString(), quick });
   }
-  // A partial run keeps the other figures of the last full run.
-  const kept = previousFigures().filter((f) => !ids.has(f.id));
+  // A partial run keeps the other figures of the last full run (not a retired one: figure 7).
+  const kept = previousFigures().filter((f) => !ids.has(f.id) && FIGURES.some((spec) => spec.id === f.id));
   results.figures = [...kept, ...results.figures].sort((a, b) => a.id - b.id);
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 

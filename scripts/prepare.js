@@ -4,7 +4,7 @@
 // A global git install runs `prepare` without the package's dependencies in reach (npm/cli#8440),
 // and anything installed into the clone then breaks npm's own install of it. So TypeScript is then
 // installed into a temporary folder and the build runs without type information (tsc still emits
-// the same JavaScript; the type check is `npm run check`'s job, in a checkout).
+// the same JavaScript; the type check is `npm test`'s job, in a checkout).
 // A type error never fails an install: only a build that produced no CLI does.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,8 +12,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundle } from './bundle.js';
-import { writeVocabulary } from './vocabulary.js';
+import { build } from './build.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = () => existsSync(path.join(root, 'dist', 'cli', 'main.js'));
@@ -28,15 +27,12 @@ function findTsc() {
 
 const tsc = findTsc();
 if (tsc !== undefined) {
-  const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) {
-    if (!built()) process.exit(build.status ?? 1);
-    process.stderr.write('debussy prepare: the build reported type errors (above); dist/ was written anyway. `npm run check` shows them.\n');
+  const result = build({ root });
+  process.stderr.write(result.output);
+  if (result.status !== 0) {
+    if (!built()) process.exit(result.status);
+    process.stderr.write('debussy prepare: the build reported type errors (above); dist/ was written anyway. `npm test` shows them.\n');
   }
-  // Without a bundle or the vocabulary file debussy still runs (bin/debussy.js falls back to
-  // dist/cli/start.js, the token counter decodes js-tiktoken's ranks), only with more CPU.
-  await bundle();
-  await writeVocabulary();
 } else {
   const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies?.typescript ?? 'latest';
   const tools = mkdtempSync(path.join(os.tmpdir(), 'debussy-build-'));
@@ -55,9 +51,6 @@ if (tsc !== undefined) {
       process.stderr.write('debussy prepare: the build wrote no dist/cli/main.js.\n');
       process.exit(1);
     }
-    // Neither the bundle nor the vocabulary file can be made here: both read the dependencies,
-    // which are not installed yet. debussy runs from its modules (dist/cli/start.js) and decodes
-    // the vocabulary at run time, with more CPU and otherwise the same.
   } finally {
     rmSync(tools, { recursive: true, force: true });
   }

@@ -4,7 +4,8 @@
  * loader, the plan parser, the journal fold) costs several times node's own start-up, in the
  * agent's time. This handler takes only the plain, well-formed calls of a session whose run
  * journal is where the environment says: it reads the journal's first event (the run's phases),
- * appends the same event the full command would (signal-records.ts) and answers the same line.
+ * appends the same event the full command would (signal-records.ts) and answers the same line; a
+ * call for a phase other than the session's (DEBUSSY_PHASE_ID) is answered with the same error.
  * Anything else (help, --verify, --plan, an unknown or repeated flag, an unknown phase, a report
  * that is not JSON, no session environment) is declined (undefined), and the full CLI takes the
  * call and explains whatever is wrong.
@@ -17,7 +18,7 @@ import { appendEvent } from '../state/journal.js';
 import { isValidRunId, journalPath } from '../state/paths.js';
 import type { SignalStatus } from '../state/events.js';
 import { describeError } from '../errors/describe-error.js';
-import { blockedWithoutReasonWarning, progressEvent, progressRecordedLine, signalEvent, signalRecordedLine } from './signal-records.js';
+import { blockedWithoutReasonWarning, otherPhaseError, progressEvent, progressRecordedLine, signalEvent, signalRecordedLine } from './signal-records.js';
 
 const FLAGS = {
   done: ['--phase', '--status', '--reason', '--report'],
@@ -115,11 +116,13 @@ export function handleInSessionSignal(args: readonly string[], env: NodeJS.Proce
   if (flags === undefined || !phaseId) return undefined;
   const journal = journalPath(root, runId);
   if (!runPhaseIds(journal, runId)?.includes(phaseId)) return undefined;
+  const otherPhase = otherPhaseError(command, phaseId, env.DEBUSSY_PHASE_ID);
 
   if (command === 'progress') {
     if (flags.has('--message') && flags.has('--step')) return undefined;
     const message = (flags.get('--message') ?? flags.get('--step') ?? '').trim();
     if (message === '') return undefined;
+    if (otherPhase !== undefined) return refuse(otherPhase, '');
     return record(() => appendEvent(journal, progressEvent(phaseId, message, attemptId, env)), progressRecordedLine(phaseId), '');
   }
 
@@ -127,11 +130,19 @@ export function handleInSessionSignal(args: readonly string[], env: NodeJS.Proce
   const report = parseReport(flags.get('--report'));
   if (!STATUSES.includes(status) || !report.ok) return undefined;
   const reason = flags.get('--reason');
+  const warning = status === 'blocked' && !reason ? blockedWithoutReasonWarning() : '';
+  if (otherPhase !== undefined) return refuse(otherPhase, warning);
   return record(
     () => appendEvent(journal, signalEvent({ phaseId, status: status as SignalStatus, attemptId, reason, report: report.report }, env)),
     signalRecordedLine(phaseId, status as SignalStatus),
-    status === 'blocked' && !reason ? blockedWithoutReasonWarning() : '',
+    warning,
   );
+}
+
+/** Answers the error as the full command would (nothing recorded, or the journal could not be written). */
+function refuse(error: unknown, warning: string): SignalAnswer {
+  const { text, code } = describeError(error);
+  return { code, stdout: '', stderr: `${warning}${text}` };
 }
 
 /** Appends, then confirms; a journal that cannot be written is reported like any other error. */
@@ -139,8 +150,7 @@ function record(append: () => unknown, confirmation: string, warning: string): S
   try {
     append();
   } catch (error) {
-    const { text, code } = describeError(error);
-    return { code, stdout: '', stderr: `${warning}${text}` };
+    return refuse(error, warning);
   }
   return { code: 0, stdout: confirmation, stderr: warning };
 }

@@ -45,7 +45,7 @@ export function shimScript(target: ShimTarget): string {
     'at="$inbox/$$"',
     'new="$inbox/.new.$$"',
     'if [ -e "$at.code" ] || [ -e "$at.out" ] || [ -e "$at.err" ]; then rm -f "$at.code" "$at.out" "$at.err"; fi',
-    `printf '%s\\0' "$DEBUSSY_PROJECT_ROOT" "$DEBUSSY_RUN_ID" "$DEBUSSY_ATTEMPT_ID" "$@" > "$new" || { rm -f "$new"; full "$@"; }`,
+    `printf '%s\\0' "$DEBUSSY_PROJECT_ROOT" "$DEBUSSY_RUN_ID" "$DEBUSSY_ATTEMPT_ID" "$DEBUSSY_PHASE_ID" "$@" > "$new" || { rm -f "$new"; full "$@"; }`,
     'mv "$new" "$at.req" || { rm -f "$new"; full "$@"; }',
     'polls=0',
     'until [ -f "$at.code" ]; do',

@@ -6,7 +6,7 @@
  *
  * Protocol, one directory, every step an atomic rename:
  *   shim:  writes `.new.ID` (ID: the shim's PID; NUL-separated: project root, run id, attempt id,
- *          then argv), renames it to `ID.req`, then waits for `ID.code`;
+ *          phase id, then argv), renames it to `ID.req`, then waits for `ID.code`;
  *   run:   claims `ID.req` by renaming it to `ID.taken` (so a request is handled at most once,
  *          even if the shim gives up at the same moment), handles it with the same handler as
  *          bin/debussy.js, writes `ID.out` and `ID.err`, then `ID.code` (a number, or `fallback`
@@ -80,8 +80,8 @@ export class SignalInbox {
     let answer: SignalAnswer | undefined;
     try {
       this.beforeAnswer();
-      const [root, runId, attemptId, ...args] = readFileSync(taken, 'utf8').split('\0').slice(0, -1);
-      const env = { ...this.env, DEBUSSY_PROJECT_ROOT: root, DEBUSSY_RUN_ID: runId, DEBUSSY_ATTEMPT_ID: attemptId };
+      const [root, runId, attemptId, phaseId, ...args] = readFileSync(taken, 'utf8').split('\0').slice(0, -1);
+      const env = { ...this.env, DEBUSSY_PROJECT_ROOT: root, DEBUSSY_RUN_ID: runId, DEBUSSY_ATTEMPT_ID: attemptId, DEBUSSY_PHASE_ID: phaseId };
       answer = root && runId && attemptId ? handleInSessionSignal(args, env) : undefined;
     } catch {
       answer = undefined; // unreadable: the full CLI will say what is wrong

@@ -5,6 +5,7 @@
  */
 import type { SignalStatus } from '../state/events.js';
 import { createRedactor, redactDeep } from '../redact/index.js';
+import { UsageError } from '../errors/debussy-error.js';
 
 export interface SignalInput {
   phaseId: string;
@@ -39,4 +40,16 @@ export function progressRecordedLine(phaseId: string): string {
 
 export function blockedWithoutReasonWarning(): string {
   return 'debussy: warning: --status blocked without --reason: say what you need with --reason\n';
+}
+
+/**
+ * A session's `done` or `progress` for a phase it is not running: the error to answer with
+ * (nothing is recorded, so no reminder or retry is spent on a signal for the wrong phase);
+ * undefined when `requested` is the session's phase, or outside a session (no running phase).
+ * Pure; every path that records a signal asks it first.
+ */
+export function otherPhaseError(command: 'done' | 'progress', requested: string, running: string | undefined): UsageError | undefined {
+  if (running === undefined || running === '' || requested === running) return undefined;
+  const right = command === 'done' ? `\`debussy done --phase ${running}\` signals it` : `\`debussy progress --phase ${running} --message ...\` records its progress`;
+  return new UsageError(`this session runs phase ${running}, not phase ${requested}: ${right}; nothing was recorded`);
 }

@@ -14,7 +14,7 @@ import { spawnAgentProcess, type AgentProcess } from './agent-process.js';
 import { EventQueue } from './event-queue.js';
 import { maxStreamLineBytes, readLineBytesBatches } from './line-reader.js';
 import { sessionOutcomeOf, type SessionOutcome } from './session-outcome.js';
-import { SessionLogs } from './session-logs.js';
+import { SessionLogs, type LogFailure } from './session-logs.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from './session-processes.js';
 import { StopEscalation } from './stop-escalation.js';
 import { debussyHooks, settingsError, withSessionSettings } from './session-settings.js';
@@ -45,6 +45,8 @@ export interface AgentSessionOptions {
   responseDrainMs?: number;
   /** Scrubs secrets from each line before it is written to the session logs, and from tool summaries. */
   redact?: (text: string) => string;
+  /** Hears of a session log that cannot be written (a full disk), once per log, when it happens. */
+  onLogFailure?: (failure: LogFailure) => void;
 }
 
 export interface SessionEnd {
@@ -67,6 +69,8 @@ export interface SessionEnd {
   leftoverProcessesKilled: number;
   /** The main agent's tokens counted from the stream (see StreamParseState.streamTokens). */
   streamTokens: { input: number; output: number };
+  /** The session's logs that could not be written whole, and why. */
+  incompleteLogs: LogFailure[];
 }
 
 /**
@@ -152,7 +156,7 @@ class ClaudeSession implements AgentSession {
   constructor(options: AgentSessionOptions) {
     this.options = options;
     this.graceMs = Math.max(0, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
-    this.logs = new SessionLogs(options.rawLogPath, options.readableLogPath, options.redact);
+    this.logs = new SessionLogs(options.rawLogPath, options.readableLogPath, options.redact, options.onLogFailure);
     this.state = newStreamParseState(options.redact);
     const marker = randomUUID();
     this.marker = marker;
@@ -308,11 +312,14 @@ class ClaudeSession implements AgentSession {
       durationMs: Date.now() - this.startedAt,
       leftoverProcessesKilled,
       streamTokens: { ...this.state.streamTokens },
+      incompleteLogs: [],
     };
     this.logs.note(
       `session ended: ${outcome} (exit ${exit.code ?? exit.signal ?? '?'}${end.sawResult ? '' : ', no result line'}${leftoverProcessesKilled > 0 ? `, ${leftoverProcessesKilled} leftover processes ended` : ''})`,
     );
     await this.logs.close();
+    // Known only now: the last lines are written by close().
+    end.incompleteLogs = this.logs.incomplete();
     return end;
   }
 

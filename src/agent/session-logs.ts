@@ -9,7 +9,9 @@
  * for the next run's checkpoint. Only a burst waits, at most FLUSH_AFTER_MS. Up to QUEUED_BYTES may wait to be
  * written while the reader goes on (with node's 16 KB the reader waited for every piece to reach
  * the disk); a slower disk makes the reader wait (`drained`) instead of buffering the session in
- * memory. A log that cannot be written is given up on, never fatal to the session.
+ * memory. A log that cannot be written (a full disk, a vanished folder) is given up on, never
+ * fatal to the session, and never silent: the first failure of each log is reported
+ * (`onFailure`) and kept (`incomplete()`), so the run can warn and its end can name the log.
  */
 import { createWriteStream, mkdirSync, writeSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
@@ -106,8 +108,29 @@ const QUEUED_BYTES = 4 * 1024 * 1024;
  */
 const DIRECT_WRITE_BYTES = 64 * 1024;
 
+/** A session log that could not be written, from some point on (or at all). */
+export interface LogFailure {
+  path: string;
+  /** Why, as the system said it: `ENOSPC: no space left on device`. */
+  error: string;
+}
+
+/** The warning for a log that could not be written; `shownPath` is its path as the user should see it. Pure. */
+export function describeLogFailure(failure: LogFailure, shownPath: string): string {
+  return `session log ${shownPath} could not be written (${failure.error}): it is incomplete; the run goes on, and its journal keeps the session's outcome`;
+}
+
+/** `ENOSPC: no space left on device` from node's `ENOSPC: no space left on device, write`. */
+function failureText(error: unknown): string {
+  const { code, message } = (error ?? {}) as Partial<NodeJS.ErrnoException>;
+  const text = typeof message === 'string' ? message.replace(/, \w+(?: '[^']*')?$/, '') : String(error);
+  return typeof code === 'string' && !text.startsWith(code) ? `${code}: ${text}` : text;
+}
+
 class AppendLog {
   private stream: WriteStream | undefined;
+  /** Why the log stopped being written, once it did. */
+  failure: LogFailure | undefined;
   private pending: (string | Buffer)[] = [];
   /** Characters or bytes gathered (near enough to decide when to write). */
   private pendingSize = 0;
@@ -115,18 +138,31 @@ class AppendLog {
   /** When this log last wrote (ms since the epoch); 0 before it has. */
   private lastWriteAt = 0;
 
-  constructor(file: string | undefined) {
+  constructor(
+    private readonly file: string | undefined,
+    private readonly onFailure: (failure: LogFailure) => void,
+  ) {
     if (file === undefined) return;
     try {
       mkdirSync(path.dirname(file), { recursive: true });
-      this.stream = createWriteStream(file, { flags: 'a', highWaterMark: QUEUED_BYTES });
-      this.stream.on('error', () => {
-        // Logging is a convenience: a full disk or a vanished folder must not end the session.
-        this.stream = undefined;
-      });
-    } catch {
-      this.stream = undefined;
+      const stream = createWriteStream(file, { flags: 'a', highWaterMark: QUEUED_BYTES });
+      this.stream = stream;
+      // Logging is a convenience: a full disk or a vanished folder must not end the session.
+      stream.on('error', (error) => this.fail(error, stream));
+    } catch (error) {
+      this.fail(error, undefined);
     }
+  }
+
+  /** Gives up on the log: nothing more is written to it; the first failure is kept and reported. */
+  private fail(error: unknown, stream: WriteStream | undefined): void {
+    if (stream !== undefined && this.stream === stream) this.stream = undefined;
+    stream?.destroy();
+    if (this.failure !== undefined || this.file === undefined) return;
+    this.failure = { path: this.file, error: failureText(error) };
+    this.pending = [];
+    this.pendingSize = 0;
+    this.onFailure(this.failure);
   }
 
   /** Gathers `text` for the next flush. */
@@ -186,9 +222,8 @@ class AppendLog {
       // The file is opened for appending: each write lands at its end. A regular file takes the
       // whole piece at once; the loop is for the rare short write.
       for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
-    } catch {
-      this.stream = undefined;
-      stream.destroy();
+    } catch (error) {
+      this.fail(error, stream);
     }
     return true;
   }
@@ -212,7 +247,11 @@ class AppendLog {
     const stream = this.stream;
     this.stream = undefined;
     if (stream === undefined) return Promise.resolve();
-    return new Promise((resolve) => stream.end(() => resolve()));
+    // 'close' comes after an 'error' too: a last write that fails is known once this resolves.
+    return new Promise((resolve) => {
+      stream.once('close', () => resolve());
+      stream.end();
+    });
   }
 }
 
@@ -222,14 +261,15 @@ export class SessionLogs {
   /** Holds a streamed block's pieces until it can be redacted whole (streamed-blocks.ts). */
   private readonly blocks: StreamedBlocks;
 
-  /** `redact` scrubs secrets from every line before it reaches the disk. */
+  /** `redact` scrubs secrets from every line before it reaches the disk; `onFailure` hears of a log that cannot be written. */
   constructor(
     rawLogPath: string | undefined,
     readableLogPath: string | undefined,
     private readonly redact: (text: string) => string = (text) => text,
+    onFailure: (failure: LogFailure) => void = () => undefined,
   ) {
-    this.raw = new AppendLog(rawLogPath);
-    this.readable = new AppendLog(readableLogPath);
+    this.raw = new AppendLog(rawLogPath, onFailure);
+    this.readable = new AppendLog(readableLogPath, onFailure);
     this.blocks = new StreamedBlocks(this.redact);
   }
 
@@ -275,6 +315,11 @@ export class SessionLogs {
 
   async drained(): Promise<void> {
     await Promise.all([this.raw.drained(), this.readable.drained()]);
+  }
+
+  /** The logs that could not be written whole (the raw stream first), and why. */
+  incomplete(): LogFailure[] {
+    return [this.raw.failure, this.readable.failure].filter((failure) => failure !== undefined);
   }
 
   async close(): Promise<void> {

@@ -24,7 +24,7 @@ export function addConfigFlags(command: Command): Command {
       // Repeatable: each use adds one item (items such as "Bash(npm run test:*)" hold spaces and commas).
       command.option(`${def.flag} <item>`, `${def.description} Repeatable.`, (item: string, items: string[] | undefined) => [...(items ?? []), item]);
     } else {
-      const placeholder = def.kind === 'duration' ? '<duration>' : def.kind === 'string' ? '<name>' : '<n>';
+      const placeholder = def.kind === 'duration' ? '<duration>' : def.kind === 'size' ? '<size>' : def.kind === 'string' ? '<name>' : '<n>';
       command.option(`${def.flag} ${placeholder}`, def.description);
     }
   }

@@ -1,7 +1,6 @@
 /**
  * The command line: commander definitions that lazy-load each command, and `main`, which runs one.
- * Only this file turns errors into exit codes. Started by start.ts (the modules) or by
- * bin/debussy.js from the bundle scripts/bundle.js makes of this module.
+ * Only this file turns errors into exit codes. Started by start.ts.
  */
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { EXIT_CODES } from '../errors/index.js';
@@ -13,6 +12,7 @@ import { redactSecrets } from '../redact/index.js';
 import { readPackageVersion } from './package-version.js';
 import { registerGettingStartedCommands } from './register-getting-started.js';
 import { docFile } from '../install/package-files.js';
+import { AGENT_SECRETS } from '../ci-workflow/agent-secrets.js';
 
 /** How a run shows itself: shared by `run` and `resume`. */
 function addOutputFlags(command: Command): Command {
@@ -137,6 +137,31 @@ export function buildProgram(): Command {
     .option('--json', 'print the checks as one JSON object')
     .option('--config <file>', 'use this config file instead of discovering one')
     .action(lazy(() => import('./commands/doctor.js')));
+
+  const ci = program
+    .command('ci')
+    .description("Generate a CI workflow that runs a plan's phases on CI runners, each phase in its own job as soon as its dependencies are done.");
+  ci
+    .command('github')
+    .description(`Write a GitHub Actions workflow for a plan: a job per phase with needs: from its dependencies, then one that merges and verifies them, then one that pushes (${docFile('ci.md')}).`)
+    .argument('<plan>', 'path to the MASTER_PLAN.md')
+    .option('--output <file>', 'write the workflow to this file instead of stdout')
+    .option('--debussy-package <spec>', "what the jobs install debussy from, as npm takes it: a version (debussy@0.2.0), a tarball or git URL (default: this debussy's repository)")
+    .option('--claude-code-version <version>', 'the Claude Code version the phase jobs install (default: the one debussy is tested with)')
+    .option('--node-version <version>', 'the Node version of the jobs', '24')
+    .addOption(new Option('--secret <name>', "the repository secret the agent's credentials come from").choices(AGENT_SECRETS).default('ANTHROPIC_API_KEY'))
+    .option('--setup <command>', 'a command that sets the project up in each job before debussy runs, e.g. "npm ci"; repeatable', (item: string, items: string[] | undefined) => [...(items ?? []), item])
+    .addHelpText('after', examples([
+      ['debussy ci github plans/billing/MASTER_PLAN.md --output .github/workflows/debussy-billing.yml --setup "npm ci"', 'write the workflow'],
+      ['debussy ci github plans/billing/MASTER_PLAN.md --secret CLAUDE_CODE_OAUTH_TOKEN', 'print it; the agent logs in with a subscription token'],
+    ]))
+    .action(lazy(() => import('./commands/ci-github.js')));
+  ci
+    .command('keep-work')
+    .description('Commit what a phase left uncommitted, as its own commits would hold it: run by the workflow `debussy ci github` writes, after each phase, since a runner\'s working tree is gone when its job ends.')
+    .requiredOption('--phase <id>', 'the phase id')
+    .requiredOption('--plan <file>', 'the master plan')
+    .action(lazy(() => import('./commands/ci-keep-work.js')));
 
   registerGettingStartedCommands(program);
 

@@ -1,7 +1,4 @@
-/**
- * Runs debussy from its modules (dist/cli/): what bin/debussy.js imports when there is no bundle
- * (scripts/bundle.js) or it is older than the modules. The bundle calls `main` itself.
- */
+/** Runs debussy: what bin/debussy.js imports for every command but the lean in-session path. */
 import { main } from './main.js';
 
 await main(process.argv);

@@ -1,5 +1,7 @@
 export * from './schema.js';
 export * from './duration.js';
+export * from './size.js';
+export { unitText } from './unit-text.js';
 export * from './resolve-config.js';
 export * from './load-config-file.js';
 export { allowedText } from './validate.js';

@@ -6,8 +6,8 @@
  * installed package's copy (render-reference.ts), which works offline and matches the installed
  * version, rather than a web address.
  */
-import { formatConfigDuration } from './duration.js';
 import { CONFIG_KEYS, CONFIG_SCHEMA, type KeyDefinition } from './schema.js';
+import { unitText } from './unit-text.js';
 
 /** The schema's path inside the package. */
 export const CONFIG_JSON_SCHEMA_PATH = 'schema/config.schema.json';
@@ -16,6 +16,8 @@ type JsonSchema = Record<string, unknown>;
 
 // What parseDuration reads: 90s, 45m, 2h, 1500ms, or a bare number of seconds.
 const DURATION_PATTERN = '^\\s*\\d+(\\.\\d+)?\\s*([mM][sS]|[sSmMhH])?\\s*$';
+// What parseSize reads: 5MB, 500KB, 1.5GB, 512k, 2MiB, or a bare number of bytes.
+const SIZE_PATTERN = '^\\s*\\d+(\\.\\d+)?\\s*([kKmMgG]([iI]?[bB])?|[bB])?\\s*$';
 
 function valueSchema(def: KeyDefinition): JsonSchema {
   const bounds = (scale = 1): JsonSchema => ({
@@ -39,6 +41,8 @@ function valueSchema(def: KeyDefinition): JsonSchema {
     case 'duration':
       // A bare number is seconds; the minimum of a text duration is checked by debussy (`debussy config`).
       return { anyOf: [{ type: 'number', ...bounds(1000) }, { type: 'string', pattern: DURATION_PATTERN }] };
+    case 'size':
+      return { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: SIZE_PATTERN }] };
   }
 }
 
@@ -47,7 +51,7 @@ function keySchema(def: KeyDefinition): JsonSchema {
   // A key with no default may be written empty (`model:`), which means "not set".
   const schema: JsonSchema = def.default === undefined ? { anyOf: [value, { type: 'null' }] } : { ...value };
   schema.description = `${def.description}${def.flag ? ` (flag: ${def.flag})` : ''}`;
-  if (def.default !== undefined) schema.default = def.kind === 'duration' && typeof def.default === 'number' ? formatConfigDuration(def.default) : def.default;
+  if (def.default !== undefined) schema.default = unitText(def.kind, def.default) ?? def.default;
   return schema;
 }
 

@@ -4,14 +4,13 @@
  */
 import path from 'node:path';
 import { docFile, packageFile, referenceFrom } from '../install/package-files.js';
-import { formatConfigDuration } from './duration.js';
 import { CONFIG_JSON_SCHEMA_PATH } from './json-schema.js';
 import { CONFIG_KEYS, CONFIG_SCHEMA, type ConfigKey, type KeyDefinition } from './schema.js';
+import { unitText } from './unit-text.js';
 
 export function displayDefault(def: KeyDefinition): string {
   if (def.default === undefined) return '(unset)';
-  if (def.kind === 'duration' && typeof def.default === 'number') return formatConfigDuration(def.default);
-  return JSON.stringify(def.default);
+  return unitText(def.kind, def.default) ?? JSON.stringify(def.default);
 }
 
 export function renderReferenceTable(): string {
@@ -71,7 +70,7 @@ export function renderConfigFile(choices: ConfigFileChoices, links: ConfigFileLi
       lines.push(`${key}: ${JSON.stringify(chosen)}`, '');
       continue;
     }
-    const value = def.default === undefined ? '' : def.kind === 'duration' && typeof def.default === 'number' ? formatConfigDuration(def.default) : JSON.stringify(def.default);
+    const value = def.default === undefined ? '' : displayDefault(def);
     lines.push(`# ${key}: ${value}`.trimEnd(), '');
   }
   return lines.join('\n');

@@ -4,7 +4,7 @@
  * and docs/configuration.md all come from this table, so none of them can drift from the others.
  */
 
-export type ValueKind = 'number' | 'integer' | 'boolean' | 'string' | 'string[]' | 'record' | 'duration';
+export type ValueKind = 'number' | 'integer' | 'boolean' | 'string' | 'string[]' | 'record' | 'duration' | 'size';
 
 export interface KeyDefinition {
   kind: ValueKind;
@@ -82,7 +82,11 @@ export const CONFIG_SCHEMA = {
   },
   commit_secrets: {
     kind: 'boolean', default: false, group: 'git',
-    description: 'Also commit files the agent wrote whose names look like credentials (.env files, private keys, .pem files, credentials files); off: they stay uncommitted and a warning names them.',
+    description: 'Also commit files the agent wrote that hold credentials (.env files, private keys, credential stores by name; .npmrc, docker and kube configs when a secret is in them); off: they stay uncommitted and a warning names them.',
+  },
+  max_commit_file_size: {
+    kind: 'size', default: 5 * 1024 ** 2, flag: '--max-commit-file-size', group: 'git',
+    description: 'Largest file the agent wrote that debussy commits (e.g. 5MB, 500KB; 1 MB = 1,048,576 bytes): a larger one stays uncommitted and a warning names it. A file git stores through a filter (Git LFS) is committed whatever its size. 0: no limit.',
   },
   allow_dirty: {
     kind: 'boolean', default: false, flag: '--allow-dirty', group: 'git',
@@ -134,7 +138,7 @@ export const CONFIG_SCHEMA = {
   },
   baseline_gates: {
     kind: 'boolean', default: true, group: 'gates',
-    description: "Run a phase's gates once before its first session (each with gate_timeout), so a gate that already failed is reported as inherited, not blamed on the phase.",
+    description: "Run a phase's gates once before its first session (each with gate_timeout), so a gate that already failed the same way (the same failing tests or error lines) is reported as inherited; one that fails on something new is the phase's.",
   },
   inherited_failures: {
     kind: 'string', default: 'block', choices: ['block', 'warn'], flag: '--inherited-failures', group: 'gates',
@@ -248,6 +252,7 @@ export interface DebussyConfig {
   auto_commit: boolean;
   commit_on_failure: boolean;
   commit_secrets: boolean;
+  max_commit_file_size: number;
   allow_dirty: boolean;
   model: string | undefined;
   claude_command: string;

@@ -1,5 +1,6 @@
 /** Checks one raw value against its schema entry. Pure: returns the value or a message. */
 import { parseDuration } from './duration.js';
+import { parseSize } from './size.js';
 import type { KeyDefinition } from './schema.js';
 
 export type Checked = { ok: true; value: unknown } | { ok: false; problem: string };
@@ -24,6 +25,8 @@ function describeAllowed(def: KeyDefinition): string {
       return 'a map of names to strings';
     case 'duration':
       return 'a duration such as 90s, 45m or 2h (a bare number means seconds)';
+    case 'size':
+      return 'a size such as 5MB, 500KB or 1GB (a bare number means bytes)';
   }
 }
 
@@ -72,6 +75,10 @@ export function checkValue(def: KeyDefinition, raw: unknown): Checked {
       if (ms === undefined) return bad();
       if (def.min !== undefined && ms < def.min) return bad();
       return { ok: true, value: ms };
+    }
+    case 'size': {
+      const bytes = parseSize(raw);
+      return bytes === undefined ? bad() : { ok: true, value: bytes };
     }
   }
 }

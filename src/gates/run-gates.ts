@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Gate } from '../plan/types.js';
 import { findMarkedProcesses, markerRootStartTime, terminateProcesses } from '../process/tree.js';
+import { FailureCollector, type FailureList } from '../verification/failure-lines.js';
 
 export interface GateOutcome {
   name: string;
@@ -27,6 +28,8 @@ export interface GateOutcome {
   durationMs: number;
   /** The last lines of stdout+stderr interleaved. */
   outputTail: string;
+  /** A failed gate: what its whole output said failed (tests or error lines), to compare with its baseline. */
+  failures?: FailureList;
 }
 
 /** What may stop a gate before it finishes: the first Ctrl-C (graceful), the second (kill now). */
@@ -124,8 +127,11 @@ export async function runGateCommand(name: string, command: string, cwd: string,
   const pgid = shell.pid;
   const shellStartTime = markerRootStartTime(shell.pid);
   let output = '';
+  const failures = new FailureCollector();
   shell.all.on('data', (chunk: Buffer) => {
-    output = keepTail(output, chunk.toString('utf8'));
+    const text = chunk.toString('utf8');
+    output = keepTail(output, text);
+    failures.push(text);
   });
   const exited = new Promise<{ shellExit: number | null }>((resolve) => shell.once('exit', (code) => resolve({ shellExit: code })));
   const onForceStop = () => killGateNow(pgid, marker);
@@ -152,15 +158,18 @@ export async function runGateCommand(name: string, command: string, cwd: string,
     const tail = tailLines(output + extra);
     const note =
       stopReason === 'timeout' ? `(debussy: gate timed out after ${Math.round(timeoutMs / 1000)} s)` : stopReason === 'interrupted' ? '(debussy: gate stopped by the user)' : undefined;
+    const passed = stopReason === undefined && exitCode === 0;
+    const failed = passed ? undefined : failures.end();
     return {
       name,
       command,
-      passed: stopReason === undefined && exitCode === 0,
+      passed,
       exitCode,
       timedOut: stopReason === 'timeout',
       interrupted: stopReason === 'interrupted',
       durationMs: Date.now() - started,
       outputTail: note === undefined ? tail : `${tail}\n${note}`.trim(),
+      ...(failed === undefined ? {} : { failures: failed }),
     };
   } finally {
     stop.forceStop?.removeEventListener('abort', onForceStop);

@@ -1,8 +1,10 @@
 /**
  * What a phase's commits may hold. A phase commits only what changed during its sessions: a file
  * that was untracked or modified before the phase began is the user's and is left alone (even if
- * the agent changed it further: committing it would commit the user's edits too), and a file the
- * agent wrote that looks like credentials stays out unless `commit_secrets` is on. The user's
+ * the agent changed it further: committing it would commit the user's edits too), a file the
+ * agent wrote that holds credentials (by its name, or by its content for files such as `.npmrc`:
+ * credential-files.ts) stays out unless `commit_secrets` is on, and so does one larger than
+ * `max_commit_file_size` (a 2 GB file in history is in every clone for good). The user's
  * changes are recorded when the phase first starts and carried over a resume, so a crash of
  * debussy cannot turn them into the agent's. Pure.
  */
@@ -33,12 +35,12 @@ export function userChangeLookup(changes: readonly UserChange[]): (path: string)
   };
 }
 
-export type LeftOutReason = UserChangeOrigin | 'looks_like_credentials';
+export type LeftOutReason = UserChangeOrigin | 'looks_like_credentials' | 'too_large';
 
-export interface LeftOut {
-  path: string;
-  reason: LeftOutReason;
-}
+export type LeftOut =
+  | { path: string; reason: Exclude<LeftOutReason, 'too_large'> }
+  /** `bytes`: the file's size; `maxBytes`: the limit it is over (max_commit_file_size). */
+  | { path: string; reason: 'too_large'; bytes: number; maxBytes: number };
 
 export interface CommitScope {
   /** Paths the phase's commit records, sorted. */
@@ -101,7 +103,11 @@ export interface CommitScopeInput {
   userChanges: readonly UserChange[];
   /** Every path that now differs from HEAD: tracked changes (staged or not) and untracked files. */
   changed: readonly string[];
+  /** The changed files judged by their content that hold a credential (credential-contents.ts). */
+  holdingCredentials: ReadonlySet<string>;
   commitSecrets: boolean;
+  /** The changed files larger than `maxBytes` (max_commit_file_size) that git would store as they are, with their sizes (file-sizes.ts). */
+  oversized?: { maxBytes: number; sizes: ReadonlyMap<string, number> };
 }
 
 export function decideCommitScope(input: CommitScopeInput): CommitScope {
@@ -115,7 +121,11 @@ export function decideCommitScope(input: CommitScopeInput): CommitScope {
       // Files under a directory of the user's are named by the directory, once.
       if (!named.has(users.path)) leftOut.push({ path: users.path, reason: users.origin });
       named.add(users.path);
-    } else if (!input.commitSecrets && looksLikeCredentialFile(path)) leftOut.push({ path, reason: 'looks_like_credentials' });
+      continue;
+    }
+    const bytes = input.oversized?.sizes.get(path);
+    if (!input.commitSecrets && (looksLikeCredentialFile(path) || input.holdingCredentials.has(path))) leftOut.push({ path, reason: 'looks_like_credentials' });
+    else if (input.oversized !== undefined && bytes !== undefined) leftOut.push({ path, reason: 'too_large', bytes, maxBytes: input.oversized.maxBytes });
     else commit.push(path);
   }
   return { commit, leftOut };

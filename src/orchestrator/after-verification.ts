@@ -2,7 +2,8 @@
  * The decision after debussy re-ran a phase's gates on the agent's claim of completion: complete,
  * send the phase back to remediation, or give up. Pure, like next-step.ts beside it: the phase
  * runner gathers the verdicts (gates, notes files, the session's refusals, the retry budget) and
- * carries out what this returns.
+ * carries out what this returns. Refusals in the session that claimed completion stop the run
+ * (exit 7) when something is unmet, or when the phase has no gates to check the claim with.
  */
 import { describeRefusals } from '../permissions/refusals.js';
 import { FAILURE_CLASSES } from '../recovery/failure-class.js';
@@ -10,6 +11,8 @@ import { FAILURE_CLASSES } from '../recovery/failure-class.js';
 export interface VerificationInput<Gate extends { name: string }> {
   /** The user stopped debussy while the gates ran: their verdict is unknown. */
   interrupted: boolean;
+  /** How many gates the phase has: with none, the agent's word is all there is. */
+  gateCount: number;
   /** The gates that failed and passed before the phase (or had no baseline): the phase's doing. In plan order. */
   failedGates: readonly Gate[];
   /** Gates that failed and failed before the phase's first session too (its baseline). */
@@ -67,6 +70,15 @@ export function decideAfterVerification<Gate extends { name: string }>(input: Ve
     return {
       kind: 'abort_permissions',
       reason: `${unmet} after ${describeRefusals(input.refusals)}: allow them with permission_mode / allowed_tools`,
+      hint: FAILURE_CLASSES.permissions.suggestedAction,
+    };
+  }
+  // Without gates nothing checks the claim, and a session refused its tool calls may have done
+  // nothing at all: its word is not enough (README, "What the agent may do").
+  if (input.gateCount === 0 && input.refusals.length > 0) {
+    return {
+      kind: 'abort_permissions',
+      reason: `no gates check this phase, and ${describeRefusals(input.refusals)} in the session that signalled it done: allow them with permission_mode / allowed_tools, and give the phase gates`,
       hint: FAILURE_CLASSES.permissions.suggestedAction,
     };
   }

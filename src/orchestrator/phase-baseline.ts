@@ -26,8 +26,8 @@ export async function takeBaseline(ctx: PhaseContext, phase: Phase, carry: Phase
   }
   if (carry.baseline !== undefined && carry.baseline.length > 0) {
     const fromRunId = carry.resumedFrom?.runId;
-    for (const { type, phaseId, name, command, passed, exitCode, durationMs, outputTail, reverify: again } of carry.baseline) {
-      ctx.recorder.record({ type, phaseId, name, command, passed, exitCode, durationMs, outputTail, ...(again === true ? { reverify: again } : {}), ...(fromRunId === undefined ? {} : { fromRunId }) });
+    for (const { type, phaseId, name, command, passed, exitCode, durationMs, outputTail, failures, reverify: again } of carry.baseline) {
+      ctx.recorder.record({ type, phaseId, name, command, passed, exitCode, durationMs, outputTail, ...(failures === undefined ? {} : { failures }), ...(again === true ? { reverify: again } : {}), ...(fromRunId === undefined ? {} : { fromRunId }) });
     }
   }
   return { kind: 'run_phase' };
@@ -44,7 +44,7 @@ async function runBaselineGates(ctx: PhaseContext, phase: Phase, carry: PhaseCar
     if (outcome.interrupted) continue; // no verdict
     recorder.record({
       type: 'baseline_result', phaseId: phase.id, name: outcome.name, command: outcome.command, passed: outcome.passed,
-      exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputTail: outcome.outputTail, ...(reverify ? { reverify: true } : {}),
+      exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputTail: outcome.outputTail, ...(outcome.failures === undefined ? {} : { failures: outcome.failures }), ...(reverify ? { reverify: true } : {}),
     });
   }
   if (ctx.interrupt.aborted) return { kind: 'run_phase' }; // the phase runner stops before any session
@@ -53,7 +53,7 @@ async function runBaselineGates(ctx: PhaseContext, phase: Phase, carry: PhaseCar
     if (failed.length === 0) return { kind: 'reverified' };
     recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${carry.reverify ?? ''}: gate(s) ${failed.join(', ')} fail now, so the phase runs again` });
   } else if (failed.length > 0) {
-    recorder.record({ type: 'notice', level: 'info', phaseId: phase.id, message: `gate(s) ${failed.join(', ')} fail before the phase's first session (baseline): failures of these gates later are reported as inherited` });
+    recorder.record({ type: 'notice', level: 'info', phaseId: phase.id, message: `gate(s) ${failed.join(', ')} fail before the phase's first session (baseline): a later failure of these gates counts as inherited only when the same things fail` });
   }
   return { kind: 'run_phase' };
 }

@@ -1,13 +1,14 @@
 /**
  * The auto-commits a phase makes. They hold only what changed during the phase's sessions: the
- * user's changes (recorded before the agent first runs, carried over a resume) and credential-like
- * files stay out, and a warning names each one once. Every commit is recorded in the journal; a
+ * user's changes (recorded before the agent first runs, carried over a resume), credential-like
+ * files and files over max_commit_file_size stay out, and a warning names each one once. Every commit is recorded in the journal; a
  * failing hook never loses work.
  */
 import {
-  buildCommitMessage, commitPaths, decideCommitScope, hashWorkingFiles, userChangeLookup, userChangesAtPhaseStart, userChangesAtResume, workingTreeStatus,
+  buildCommitMessage, commitPaths, decideCommitScope, filesHoldingCredentials, hashWorkingFiles, oversizedFiles, userChangeLookup, userChangesAtPhaseStart, userChangesAtResume, workingTreeStatus,
   type CommitMessageInput, type LeftOut, type LeftOutReason, type UserChange,
 } from '../git/index.js';
+import { formatConfigSize, formatSize } from '../config/size.js';
 import type { PhaseCarry, PhaseContext } from './phase-context.js';
 
 export class PhaseCommits {
@@ -33,7 +34,7 @@ export class PhaseCommits {
         ? userChangesAtPhaseStart(await workingTreeStatus(ctx.root, { untrackedDirs: 'collapsed' }))
         : userChangesAtResume({
             recorded: carry.userChanges, status: await workingTreeStatus(ctx.root), uncommittedAtStop: atStop,
-            hashesNow: await hashWorkingFiles(ctx.root, (atStop ?? []).map((file) => file.path)),
+            hashesNow: await hashesOf(ctx, (atStop ?? []).map((file) => file.path)),
           });
     ctx.recorder.record({ type: 'user_changes', phaseId, changes: userChanges });
     return new PhaseCommits(ctx, phaseId, userChanges);
@@ -44,7 +45,12 @@ export class PhaseCommits {
     const { ctx } = this;
     if (!ctx.useGit) return undefined;
     const status = await workingTreeStatus(ctx.root);
-    const scope = decideCommitScope({ userChanges: this.userChanges, changed: [...status.trackedChanges, ...status.untracked], commitSecrets: ctx.config.commit_secrets });
+    const changed = [...status.trackedChanges, ...status.untracked];
+    const usersChange = userChangeLookup(this.userChanges);
+    const maxBytes = ctx.config.max_commit_file_size;
+    const oversized = { maxBytes, sizes: await oversizedFiles(ctx.root, changed.filter((path) => usersChange(path) === undefined), maxBytes) };
+    const holdingCredentials = ctx.config.commit_secrets ? new Set<string>() : await filesHoldingCredentials(ctx.root, changed, ctx.recorder.redact);
+    const scope = decideCommitScope({ userChanges: this.userChanges, changed, holdingCredentials, commitSecrets: ctx.config.commit_secrets, oversized });
     this.warnLeftOut(scope.leftOut);
     const message = ctx.recorder.redact(buildCommitMessage({ planName: ctx.plan.name, ...input }));
     const result = await commitPaths(ctx.root, message, scope.commit);
@@ -79,9 +85,19 @@ export class PhaseCommits {
     const status = await workingTreeStatus(this.ctx.root);
     const usersChange = userChangeLookup(this.userChanges);
     const phasePaths = [...new Set([...status.trackedChanges, ...status.untracked])].filter((path) => usersChange(path) === undefined).sort();
-    const hashes = await hashWorkingFiles(this.ctx.root, phasePaths);
+    const hashes = await hashesOf(this.ctx, phasePaths);
     this.ctx.recorder.record({ type: 'uncommitted_at_stop', phaseId: this.phaseId, files: [...hashes].map(([path, hash]) => ({ path, hash })) });
   }
+}
+
+/**
+ * The files' git blob ids, to tell later whether they changed; null for a file over
+ * max_commit_file_size, which is never committed (hashing 2 GB took git 57 s), and for none.
+ */
+async function hashesOf(ctx: PhaseContext, paths: readonly string[]): Promise<Map<string, string | null>> {
+  const tooLarge = await oversizedFiles(ctx.root, paths, ctx.config.max_commit_file_size);
+  const hashes = await hashWorkingFiles(ctx.root, paths.filter((path) => !tooLarge.has(path)));
+  return new Map(paths.map((path) => [path, hashes.get(path) ?? null]));
 }
 
 const REASON_TEXT: Record<LeftOutReason, string> = {
@@ -89,6 +105,7 @@ const REASON_TEXT: Record<LeftOutReason, string> = {
   modified_before_phase: 'modified before the phase began',
   changed_between_runs: 'changed while debussy was stopped',
   looks_like_credentials: 'look like credentials; set commit_secrets: true to commit such files',
+  too_large: 'larger than max_commit_file_size, LIMIT; raise it, or set it to 0, to commit such files',
 };
 
 const NAMES_PER_REASON = 8;
@@ -102,11 +119,13 @@ const NAMES_PER_REASON = 8;
 export function describeLeftOut(leftOut: readonly LeftOut[]): string {
   const groups: string[] = [];
   for (const reason of Object.keys(REASON_TEXT) as LeftOutReason[]) {
-    const paths = leftOut.filter((entry) => entry.reason === reason).map((entry) => entry.path);
-    if (paths.length === 0) continue;
-    const shown = paths.slice(0, NAMES_PER_REASON).join(', ');
-    const more = paths.length > NAMES_PER_REASON ? ` and ${paths.length - NAMES_PER_REASON} more` : '';
-    groups.push(`${shown}${more} (${REASON_TEXT[reason]})`);
+    const entries = leftOut.filter((entry) => entry.reason === reason);
+    const [first] = entries;
+    if (first === undefined) continue;
+    const shown = entries.slice(0, NAMES_PER_REASON).map((entry) => (entry.reason === 'too_large' ? `${entry.path} (${formatSize(entry.bytes)})` : entry.path)).join(', ');
+    const more = entries.length > NAMES_PER_REASON ? ` and ${entries.length - NAMES_PER_REASON} more` : '';
+    const why = first.reason === 'too_large' ? REASON_TEXT.too_large.replace('LIMIT', formatConfigSize(first.maxBytes)) : REASON_TEXT[reason];
+    groups.push(`${shown}${more} (${why})`);
   }
   return `not committed, left as they are in the working tree: ${groups.join('; ')}`;
 }

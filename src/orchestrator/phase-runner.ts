@@ -13,7 +13,7 @@ import { runGates, type GateOutcome } from '../gates/index.js';
 import { headSha } from '../git/index.js';
 import type { Phase } from '../plan/types.js';
 import { exitCodeOf } from '../errors/index.js';
-import { buildPhasePrompt, buildRecoveryResumePrompt, buildReminderPrompt, buildRemediationPrompt } from '../prompt/index.js';
+import { buildPhasePrompt, buildRecoveryResumePrompt, buildReminderPrompt, buildRemediationPrompt, type FailedGate } from '../prompt/index.js';
 import { afterSessionSuccess, condenseCheckpoint, initialRecoveryState, type RecoveryState } from '../recovery/index.js';
 import { signalForAttempt, type AttemptKind, type PhaseState } from '../state/index.js';
 import { buildAgentEnv } from './agent-environment.js';
@@ -26,7 +26,7 @@ import { decideRecovery, sessionFailed } from './session-failure.js';
 import { PhaseCommits } from './phase-commits.js';
 import { takeBaseline } from './phase-baseline.js';
 import { gatesToRecheckAfter, runRegressionGates, toleratedGates, type BrokenGate } from './regression-check.js';
-import { blockingFailures, failedBefore, splitByBaseline, type GateVerdict } from '../verification/baseline.js';
+import { blockingFailures, isInherited, splitByBaseline, type GateVerdict } from '../verification/baseline.js';
 import { markPlanStatus } from './plan-status.js';
 import type { PhaseCarry, PhaseContext, PhaseResult } from './phase-context.js';
 import { runSession, type SessionReport } from './session-runner.js';
@@ -327,8 +327,9 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         const broken: BrokenGate[] = config.regression_gates === 'each' && !ctx.interrupt.aborted && blockingFailures(split, config.inherited_failures).blocking.length === 0
           ? await runRegressionGates(ctx, gatesToRecheckAfter(ctx, phase.id, toleratedGates(await recorder.state())), { mode: 'each', afterPhaseId: phase.id })
           : [];
-        const verdict = decideAfterVerification({
+        const verdict = decideAfterVerification<FailedGate>({
           interrupted: ctx.interrupt.aborted,
+          gateCount: phase.file?.gates.length ?? 0,
           failedGates: split.introduced,
           inheritedGates: split.inherited,
           inheritedFailures: config.inherited_failures,
@@ -374,8 +375,8 @@ async function verify(ctx: PhaseContext, phase: Phase, attemptId: string, baseli
     if (outcome.interrupted) continue; // no verdict
     ctx.recorder.record({
       type: 'gate_result', phaseId: phase.id, attemptId, name: outcome.name, command: outcome.command, passed: outcome.passed,
-      exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputTail: outcome.outputTail,
-      ...(!outcome.passed && failedBefore(outcome, baseline) ? { inherited: true } : {}),
+      exitCode: outcome.exitCode, durationMs: outcome.durationMs, outputTail: outcome.outputTail, ...(outcome.failures === undefined ? {} : { failures: outcome.failures }),
+      ...(!outcome.passed && isInherited(outcome, baseline) ? { inherited: true } : {}),
     });
   }
   return outcomes;

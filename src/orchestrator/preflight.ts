@@ -1,5 +1,6 @@
 /**
- * Checks made before anything starts: a plan that passes the audit, a claude that can be started,
+ * Checks made before anything starts: a plan that passes the audit (for the phases the run
+ * selects: errors of the others are warnings), a claude that can be started,
  * a git repository when debussy must commit, and no unfinished edits of the user's under the
  * agent (unless --allow-dirty). Each failure is one clear error; nothing has changed yet.
  */
@@ -8,22 +9,31 @@ import type { DebussyConfig } from '../config/index.js';
 import { PlanError, PrerequisiteError } from '../errors/index.js';
 import { hasTrackedChanges, isGitRepo, workingTreeStatus } from '../git/index.js';
 import { settingsError, userSettingsProblem } from '../agent/session-settings.js';
-import { auditPlan, formatFinding, type Phase, type Plan } from '../plan/index.js';
+import { auditPlan, findingsForSelection, formatFinding, selectedPhaseIds, type Phase, type PhaseSelection, type Plan } from '../plan/index.js';
 import { DEBUSSY_TOOL_RULES } from '../agent/claude-args.js';
 import { findExecutable } from '../process/find-executable.js';
 import { bashVerdict, editVerdict, type PermissionSettings } from '../permissions/rule-check.js';
 import { docFile } from '../install/package-files.js';
 
-export async function loadAuditedPlan(planPath: string, config: DebussyConfig, cwd: string): Promise<Plan> {
+export interface AuditedPlan {
+  plan: Plan;
+  /** Errors of phases the run does not select, as warnings (plan/selection.ts), formatted. */
+  warnings: string[];
+}
+
+/** The plan, when it passes the audit for the phases `selection` runs; a PlanError naming the first error otherwise. */
+export async function loadAuditedPlan(planPath: string, config: DebussyConfig, cwd: string, selection: PhaseSelection = {}): Promise<AuditedPlan> {
   const report = await auditPlan(planPath, { gateCommands: config.gates });
-  const errors = report.findings.filter((f) => f.severity === 'error');
+  const findings = report.plan === undefined ? report.findings : findingsForSelection(report.findings, selectedPhaseIds(report.plan, selection));
+  const errors = findings.filter((f) => f.severity === 'error');
   if (!report.plan || errors.length > 0) {
     const first = errors[0] ? formatFinding(errors[0], cwd) : `${planPath}: no plan found`;
     throw new PlanError('E_PLAN_INVALID', `the plan fails the audit with ${Math.max(errors.length, 1)} error(s); first: ${first}`, {
       hint: `Run \`debussy audit ${path.relative(cwd, planPath) || planPath}\` for every finding, fix them, and run again.`,
     });
   }
-  return report.plan;
+  const demoted = findings.filter((finding, index) => finding.severity !== report.findings[index]?.severity);
+  return { plan: report.plan, warnings: demoted.map((finding) => formatFinding(finding, cwd)) };
 }
 
 export interface PreflightResult {

@@ -3,7 +3,8 @@
  * reporters, and stops it gracefully when the monitor fires (unless in one-shot mode). It reports
  * what happened; the phase runner decides what comes next.
  */
-import { apiErrorMessage, buildClaudeArgs, describeCompaction, sessionLogPaths, startAgentSession, type AgentEvent, type AgentSession, type ClaudePermissions, type SessionEnd, type StopCause } from '../agent/index.js';
+import path from 'node:path';
+import { apiErrorMessage, buildClaudeArgs, describeCompaction, describeLogFailure, sessionLogPaths, startAgentSession, type AgentEvent, type AgentSession, type ClaudePermissions, type SessionEnd, type StopCause } from '../agent/index.js';
 import { ActivityTrail } from '../checkpoint/last-activity.js';
 import { ContextMonitor, createDisplaySnapshot, describeCrossing, type ContextCrossing, type ContextSnapshot, type TokenCalibration } from '../context/index.js';
 import { RefusalTracker, type Refusal } from '../permissions/refusals.js';
@@ -149,6 +150,8 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     readableLogPath: logs.readable,
     stopGraceMs: request.stopGraceMs,
     redact: recorder.redact,
+    // A full disk: said when it happens; the session goes on (its journal still tells its outcome).
+    onLogFailure: (failure) => recorder.record({ type: 'notice', level: 'warning', phaseId: request.phaseId, message: describeLogFailure(failure, path.relative(request.cwd, failure.path)) }),
   });
 
   recorder.record({
@@ -266,6 +269,7 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
     durationMs: end.durationMs,
     ...(end.lastApiError === undefined ? {} : { message: apiErrorMessage(end.lastApiError) }),
     ...(lastActivity.length === 0 ? {} : { lastActivity }),
+    ...(end.incompleteLogs.length === 0 ? {} : { incompleteLogs: end.incompleteLogs.map((log) => ({ ...log, path: path.relative(request.cwd, log.path) })) }),
   });
 
   return { end, crossing, stoppedBy, snapshot, model, lastActivity, refusals: refusals.refusals(), spend: figure, rateLimits, ...(budgetReached === undefined ? {} : { budgetReached }) };

@@ -3,6 +3,7 @@ export { parsePlan, type PlanOptions, type ParsedPlan } from './parse.js';
 export { auditPlan } from './audit.js';
 export { executionOrder, findCycles } from './graph.js';
 export { requirePhase } from './require-phase.js';
+export { findingsForSelection, selectedPhaseIds, type PhaseSelection } from './selection.js';
 export { normaliseStatus, statusLabel } from './status.js';
 export { formatFinding } from './format.js';
 export { describePlan, renderPlanView, type PlanView, type PhaseView } from './describe-plan.js';

@@ -51,6 +51,14 @@ export interface RegressionSummary {
   suspects: string[];
 }
 
+/** A session log that could not be written whole (a full disk): the end names it. */
+export interface IncompleteLog {
+  phaseId: string;
+  /** Relative to the project root. */
+  path: string;
+  error: string;
+}
+
 export interface RunSummary {
   runId: string;
   planName: string;
@@ -61,6 +69,7 @@ export interface RunSummary {
   phases: PhaseSummary[];
   totals: RunTotals;
   regressions: RegressionSummary[];
+  incompleteLogs: IncompleteLog[];
 }
 
 function phaseSummary(id: string, phase: PhaseState | undefined): PhaseSummary {
@@ -96,6 +105,7 @@ export function summarizeRun(state: RunState): RunSummary {
     reason: state.reason,
     phases,
     regressions: (state.regressions ?? []).map((r) => ({ phaseId: r.phaseId, name: r.name, command: r.command, passed: r.passed, mode: r.mode, afterPhaseId: r.afterPhaseId, suspects: r.suspects ?? [] })),
+    incompleteLogs: state.phaseOrder.flatMap((id) => (state.phases[id]?.sessions ?? []).flatMap((session) => (session.incompleteLogs ?? []).map((log) => ({ phaseId: id, ...log })))),
     totals: {
       attempts: sum((p) => p.attempts),
       restarts: sum((p) => p.restarts),
@@ -178,7 +188,25 @@ export function renderRunSummary(state: RunState, colors: Colors = NO_COLORS): s
   if (!summary.totals.costComplete) table.push(colors.dim(COST_FOOTNOTE));
   table.push(...costLines(summary.totals).map((line) => colors.dim(line)));
   table.push(...regressionLines(summary.regressions).map((line, i) => (i === 0 ? line : colors.red(line))));
+  table.push(...incompleteLogLines(summary.incompleteLogs).map((line) => colors.yellow(line)));
   return table.join('\n');
+}
+
+const LOGS_NAMED = 8;
+
+/**
+ * Under the table: the session logs a full disk (or the like) cut short, grouped by why:
+ *   incomplete session logs (could not be written): .debussy/runs/…/2-01.log (ENOSPC: no space left on device)
+ */
+export function incompleteLogLines(logs: readonly IncompleteLog[]): string[] {
+  if (logs.length === 0) return [];
+  const byError = new Map<string, string[]>();
+  for (const log of logs) byError.set(log.error, [...(byError.get(log.error) ?? []), log.path]);
+  const groups = [...byError].map(([error, paths]) => {
+    const more = paths.length > LOGS_NAMED ? ` and ${paths.length - LOGS_NAMED} more` : '';
+    return `${inertLine(paths.slice(0, LOGS_NAMED).join(', '))}${more} (${inertLine(error)})`;
+  });
+  return [`incomplete session logs (could not be written): ${groups.join('; ')}`];
 }
 
 /** Under the table: how many earlier gates were run again, and each that failed. */
@@ -226,6 +254,8 @@ export function renderMarkdownSummary(state: RunState, resumeCommand: string | u
   if (costs.length > 0) lines.push('', ...costs.map(mdCell));
   const regressions = regressionLines(summary.regressions);
   if (regressions.length > 0) lines.push('', ...regressions.map((line) => (line.startsWith('  ') ? `- ${mdCell(line.trim())}` : mdCell(line))));
+  const incomplete = incompleteLogLines(summary.incompleteLogs);
+  if (incomplete.length > 0) lines.push('', ...incomplete.map(mdCell));
   if (summary.reason) lines.push('', mdCell(summary.reason));
   if (resumeCommand !== undefined) lines.push('', 'To resume:', '', '```sh', resumeCommand, '```');
   return `${lines.join('\n')}\n`;

@@ -150,6 +150,8 @@ export interface SessionEndedEvent extends Base {
   message?: string;
   /** The session's last few steps (condensed tool calls and text): a later checkpoint shows them. */
   lastActivity?: string[];
+  /** Its logs that could not be written whole (a full disk), relative to the project root, and why. */
+  incompleteLogs?: { path: string; error: string }[];
 }
 
 /**
@@ -264,13 +266,15 @@ export interface GateRunFields {
   exitCode: number | null;
   durationMs: number;
   outputTail: string;
+  /** A failed gate (gate_result, baseline_result): what its output said failed, test names or error lines (verification/failure-lines.ts). */
+  failures?: { by: 'tests' | 'lines'; items: string[] };
 }
 
 export interface GateResultEvent extends Base, GateRunFields {
   type: 'gate_result';
   phaseId: string;
   attemptId?: string;
-  /** A failed gate that failed before the phase's first session too (its baseline): not the phase's doing. */
+  /** A failed gate that failed before the phase's first session too, with the same failures (verification/baseline.ts). */
   inherited?: boolean;
 }
 

@@ -204,6 +204,8 @@ function endSession(phase: PhaseState, event: SessionEndedEvent): void {
   if (errorClass !== undefined) session.errorClass = errorClass;
   const lastActivity = stringList(event.lastActivity);
   if (lastActivity.length > 0) phase.lastActivity = lastActivity;
+  const incompleteLogs = Array.isArray(event.incompleteLogs) ? event.incompleteLogs.filter((log) => typeof log === 'object' && log !== null && isString(log.path) && isString(log.error)) : [];
+  if (incompleteLogs.length > 0) session.incompleteLogs = incompleteLogs.map((log) => ({ path: log.path, error: log.error }));
   phase.peakContextPercent = Math.max(phase.peakContextPercent, session.peakContextPercent);
   phase.costUsd += session.costUsd;
   if (session.costUnknown === true) phase.sessionsWithoutCost += 1;

@@ -44,6 +44,8 @@ export interface SessionSummary {
   sessionId?: string;
   ended: boolean;
   errorClass?: string;
+  /** Its logs that could not be written whole (session_ended), and why. */
+  incompleteLogs?: { path: string; error: string }[];
 }
 
 export interface PhaseState {

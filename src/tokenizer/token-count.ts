@@ -2,19 +2,19 @@
  * Token counting over js-tiktoken's cl100k_base vocabulary. Not Anthropic's tokenizer, but close
  * enough to project the next request from what the API last reported, and reproducible in tests.
  *
- * Why not `Tiktoken.encode()`: it rebuilds its regexes on every call and its byte-pair merge
- * re-joins byte arrays on every step, which measured 0.1-0.6 MB/s here; a session's tool output
- * would cost seconds of CPU. This counter uses the same vocabulary (packed: vocabulary.ts), the
- * same pre-tokenizer (pre-tokenizer.ts) and the same merge (byte-pair.ts), with a memo of piece
- * counts (piece-memo.ts); an ordinary piece allocates nothing. The tests check it against
+ * Why not `Tiktoken.encode()`: its vocabulary is a Map of 100,000 strings (~50 MB of heap, ~300 ms
+ * to build) and its merge joins byte arrays into string keys at every step: 1.2-1.6 MB/s of code
+ * here, against ~45 MB/s for this one, and bench figure 1 misses with it (docs/decisions.md).
+ * This counter uses the same vocabulary (packed: vocabulary.ts), the same pre-tokenizer
+ * (pre-tokenizer.ts) and the same merge (byte-pair.ts), with a memo of piece counts
+ * (piece-memo.ts); an ordinary piece allocates nothing. The tests check it against
  * `Tiktoken.encode()`.
  */
-import { readFileSync } from 'node:fs';
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
 import { countMergedTokens } from './byte-pair.js';
 import { MEMO_MAX_BYTES, PieceMemo } from './piece-memo.js';
 import { PreTokenizer } from './pre-tokenizer.js';
-import { loadVocabulary, NOT_A_TOKEN, vocabularyFromFile, type Vocabulary } from './vocabulary.js';
+import { loadVocabulary, NOT_A_TOKEN, type Vocabulary } from './vocabulary.js';
 
 interface Tokenizer {
   splitter: PreTokenizer;
@@ -22,26 +22,8 @@ interface Tokenizer {
   memo: PieceMemo;
 }
 
-// Built on first use, once per process: ~3.3 MB of typed arrays.
+// Built on first use, once per process (~30 ms of decoding js-tiktoken's ranks): ~3.3 MB of typed arrays.
 let tokenizer: Tokenizer | undefined;
-
-/**
- * cl100k_base's tables as the build wrote them (scripts/vocabulary.js, next to the built modules:
- * dist/tokenizer/, which is also where this resolves from the bundle in dist/bundle/), read in a
- * few ms; else (running from the sources, or a build without the file) decoded from js-tiktoken's
- * ranks text, ~25 ms of CPU.
- */
-const VOCABULARY_FILE = new URL('../tokenizer/cl100k_base.vocab', import.meta.url);
-
-function cl100kVocabulary(): Vocabulary {
-  try {
-    const packed = vocabularyFromFile(readFileSync(VOCABULARY_FILE));
-    if (packed !== undefined) return packed;
-  } catch {
-    // no file: decoded below
-  }
-  return loadVocabulary(cl100kBase.bpe_ranks);
-}
 
 // A piece's UTF-8 bytes are written here. A piece too long for it gets a buffer of its own that is
 // not kept: a 1 MB run of letters must not leave a 3 MB buffer behind.
@@ -106,7 +88,7 @@ export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   tokenizer ??= {
     splitter: new PreTokenizer(),
-    vocab: cl100kVocabulary(),
+    vocab: loadVocabulary(cl100kBase.bpe_ranks),
     memo: new PieceMemo(),
   };
   let total = 0;

@@ -52,10 +52,7 @@ interface DecodedRanks {
   longest: number;
 }
 
-/**
- * Everything a PackedVocabulary looks tokens up in: what a vocabulary file holds (toFile /
- * vocabularyFromFile), so a process can skip decoding the ranks text and filling the tables.
- */
+/** Everything a PackedVocabulary looks tokens up in. */
 interface PackedTables {
   bytes: Uint8Array;
   starts: Uint32Array;
@@ -106,20 +103,6 @@ class PackedVocabulary implements Vocabulary {
     });
     vocabulary.fillTable(decoded.hashes);
     return vocabulary;
-  }
-
-  /** The tables as a vocabulary file: a header, then each array's bytes (see vocabularyFromFile). */
-  toFile(): Uint8Array {
-    const sections = [this.starts, this.ranks ?? new Int32Array(0), this.table, this.pairRanks, this.bytes];
-    const header = new Uint32Array([FILE_MAGIC, FILE_VERSION, this.starts.length - 1, this.ranks === null ? 0 : 1, this.slotBits, this.maxTokenBytes, this.bytes.length]);
-    const out = new Uint8Array(header.byteLength + sections.reduce((sum, section) => sum + padded(section.byteLength), 0));
-    out.set(new Uint8Array(header.buffer), 0);
-    let at = header.byteLength;
-    for (const section of sections) {
-      out.set(new Uint8Array(section.buffer, section.byteOffset, section.byteLength), at);
-      at += padded(section.byteLength);
-    }
-    return out;
   }
 
   /** Puts every token in the tables. Should a token come twice, the later one wins, as in a Map. */
@@ -284,47 +267,7 @@ class RanksReader {
 }
 
 /** Builds the vocabulary of a tiktoken ranks text (js-tiktoken's `bpe_ranks`). */
-export function loadVocabulary(bpeRanks: string): Vocabulary & { toFile(): Uint8Array } {
+export function loadVocabulary(bpeRanks: string): Vocabulary {
   // One byte per char (the text is ASCII), and a plain Uint8Array: the reader decodes into it.
   return PackedVocabulary.fromRanks(new RanksReader(new TextEncoder().encode(bpeRanks)).read());
-}
-
-// A vocabulary file: 'DBVO' as a little-endian u32, then the format's version.
-const FILE_MAGIC = 0x4f564244;
-const FILE_VERSION = 1;
-const HEADER_WORDS = 7;
-
-/** Each section of a file starts at a multiple of 4 bytes, so the typed arrays can view it in place. */
-function padded(byteLength: number): number {
-  return Math.ceil(byteLength / 4) * 4;
-}
-
-/**
- * The vocabulary a file written by `toFile()` holds (the build writes cl100k_base's, see
- * scripts/vocabulary.js: ~3 MB read in a few ms instead of ~30 ms of decoding per process), or
- * undefined when the file is not one of this version or its sizes do not add up: the caller then
- * builds it from the ranks text.
- */
-export function vocabularyFromFile(file: Uint8Array): Vocabulary | undefined {
-  if (file.byteLength < HEADER_WORDS * 4) return undefined;
-  // A copy aligned to 4 bytes when the file's bytes are not (a Buffer may sit anywhere in its pool).
-  const data = file.byteOffset % 4 === 0 ? file : file.slice();
-  const header = new Uint32Array(data.buffer, data.byteOffset, HEADER_WORDS);
-  const [magic, version, count, hasRanks, slotBits, maxTokenBytes, byteCount] = Array.from(header);
-  if (magic !== FILE_MAGIC || version !== FILE_VERSION || count === undefined || count >= INDEX_MASK || slotBits === undefined || slotBits > 30 || maxTokenBytes === undefined || byteCount === undefined) return undefined;
-  const lengths = [(count + 1) * 4, hasRanks === 1 ? count * 4 : 0, (1 << slotBits) * 4, (1 << 16) * 4, byteCount];
-  if (data.byteLength !== HEADER_WORDS * 4 + lengths.reduce((sum, length) => sum + padded(length), 0)) return undefined;
-  let at = data.byteOffset + HEADER_WORDS * 4;
-  const next = (length: number): number => {
-    const start = at;
-    at += padded(length);
-    return start;
-  };
-  const starts = new Uint32Array(data.buffer, next(lengths[0]!), count + 1);
-  const ranksAt = next(lengths[1]!);
-  const table = new Int32Array(data.buffer, next(lengths[2]!), 1 << slotBits);
-  const pairRanks = new Int32Array(data.buffer, next(lengths[3]!), 1 << 16);
-  const bytes = new Uint8Array(data.buffer, next(lengths[4]!), byteCount);
-  if (starts[count] !== byteCount) return undefined;
-  return new PackedVocabulary({ bytes, starts, ranks: hasRanks === 1 ? new Int32Array(data.buffer, ranksAt, count) : null, table, pairRanks, maxTokenBytes, slotBits });
 }

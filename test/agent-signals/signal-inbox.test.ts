@@ -118,6 +118,17 @@ describe('the agent debussy shim with a running inbox', () => {
     expect(readdirSync(inboxDir)).toEqual([]);
   });
 
+  it('answers a call for a phase the session is not running with the running phase; nothing recorded, no node started', async () => {
+    startInbox();
+    const result = await runShim(writeShim(), ['done', '--phase', '1'], { ...sessionEnv(), DEBUSSY_PHASE_ID: '2' });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'debussy: this session runs phase 2, not phase 1: `debussy done --phase 2` signals it; nothing was recorded\n' });
+    expect(events()).toEqual([]);
+    expect(starts()).toEqual([]);
+    const own = await runShim(writeShim(), ['done', '--phase', '2'], { ...sessionEnv(), DEBUSSY_PHASE_ID: '2' });
+    expect(own.code).toBe(0);
+    expect(events()).toEqual([expect.objectContaining({ type: 'signal', phaseId: '2' })]);
+  });
+
   it('answers ten calls at once, each exactly once', async () => {
     startInbox();
     const shim = writeShim();

@@ -1,9 +1,9 @@
 /** The one writer of a session's log file names: the session runner writes them, `debussy logs` finds them. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SessionLogs, sessionLogBase, sessionLogPaths } from '../../src/agent/session-logs.js';
+import { describeLogFailure, SessionLogs, sessionLogBase, sessionLogPaths, type LogFailure } from '../../src/agent/session-logs.js';
 
 describe('session log names', () => {
   it.each([
@@ -79,5 +79,41 @@ describe('SessionLogs writing in pieces', () => {
       await logs.close();
       expect(readFileSync(raw, 'utf8')).toBe(lines.map((line) => `${line}\n`).join(''));
     });
+  });
+});
+
+describe('SessionLogs that cannot be written', () => {
+  it.runIf(existsSync('/dev/full'))('a full disk (/dev/full): each log reports its first failure once, keeps it, and nothing throws', async () => {
+    const failures: LogFailure[] = [];
+    const logs = new SessionLogs('/dev/full', '/dev/full', undefined, (failure) => failures.push(failure));
+    logs.rawLine('{"type":"system","subtype":"init"}');
+    logs.note('a line of the runner');
+    logs.rawLine('{"type":"result"}');
+    logs.note('another');
+    await logs.close();
+    const expected = { path: '/dev/full', error: 'ENOSPC: no space left on device' };
+    expect(failures).toEqual([expected, expected]);
+    expect(logs.incomplete()).toEqual([expected, expected]);
+  });
+
+  it('a folder that cannot be made: the log is incomplete from the start; the other log is written', async () => {
+    await withRawLog(async (raw) => {
+      const blocker = path.join(path.dirname(raw), 'not-a-folder');
+      writeFileSync(blocker, '');
+      const failures: LogFailure[] = [];
+      const logs = new SessionLogs(raw, path.join(blocker, 'session.log'), undefined, (failure) => failures.push(failure));
+      logs.rawLine('{"type":"system"}');
+      logs.note('kept nowhere');
+      await logs.close();
+      expect(readFileSync(raw, 'utf8')).toBe('{"type":"system"}\n');
+      expect(logs.incomplete()).toEqual([{ path: path.join(blocker, 'session.log'), error: 'EEXIST: file already exists' }]);
+      expect(failures).toEqual(logs.incomplete());
+    });
+  });
+
+  it('says which log and why in one warning', () => {
+    expect(describeLogFailure({ path: '/p/.debussy/runs/r/sessions/2-01.log', error: 'ENOSPC: no space left on device' }, '.debussy/runs/r/sessions/2-01.log')).toBe(
+      "session log .debussy/runs/r/sessions/2-01.log could not be written (ENOSPC: no space left on device): it is incomplete; the run goes on, and its journal keeps the session's outcome",
+    );
   });
 });

@@ -62,12 +62,21 @@ const WELL_FORMED: string[][] = [
   ['progress', '--phase', '1', '--message', 'used password=hunter2hunter2 for the fixture'],
 ];
 
+/** The id a call's --phase names. */
+function phaseArg(args: readonly string[]): string {
+  const at = args.findIndex((arg) => arg.startsWith('--phase'));
+  const arg = args[at] ?? '';
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : (args[at + 1] ?? '');
+}
+
 describe('debussy done/progress inside a session', () => {
   it.each(WELL_FORMED.map((args) => [args.join(' '), args] as const))('%s records and prints what the full command does', async (_name, args) => {
-    const lean = await debussy(args, { cwd: work.dir, env: sessionEnv });
+    // Each call from a session of the phase it names.
+    const env = { ...sessionEnv, DEBUSSY_PHASE_ID: phaseArg(args) };
+    const lean = await debussy(args, { cwd: work.dir, env });
     const leanEvents = recorded();
     truncateToRunStarted();
-    const full = await fullCli(args, sessionEnv);
+    const full = await fullCli(args, env);
     const fullEvents = recorded();
 
     expect(lean).toEqual(full);
@@ -103,6 +112,29 @@ describe('debussy done/progress inside a session', () => {
     expect(result.code).toBe(code);
     expect(result.stderr).toMatch(message);
     expectNoStack(result);
+    expect(recorded()).toEqual([]);
+  });
+
+  it.each([
+    [['done', '--phase', '2'], 'this session runs phase 1, not phase 2: `debussy done --phase 1` signals it; nothing was recorded'],
+    [['done', '--phase=3', '--status', 'blocked'], 'this session runs phase 1, not phase 3: `debussy done --phase 1` signals it; nothing was recorded'],
+    [['progress', '--phase', '2', '--message', 'x'], 'this session runs phase 1, not phase 2: `debussy progress --phase 1 --message ...` records its progress; nothing was recorded'],
+  ] as const)('%j from a session of phase 1 is answered with the running phase, exit 2, on both paths; nothing recorded', async (args, message) => {
+    const lean = await debussy([...args], { cwd: work.dir, env: sessionEnv });
+    expect(recorded()).toEqual([]);
+    const full = await fullCli([...args], sessionEnv);
+    expect(recorded()).toEqual([]);
+    expect(lean).toEqual(full);
+    expect(lean.code).toBe(2);
+    expect(lean.stdout).toBe('');
+    expect(lean.stderr).toContain(`debussy: ${message}\n`);
+  });
+
+  it('done --verify for another phase is answered before any gate runs', async () => {
+    const result = await debussy(['done', '--phase', '2', '--verify'], { cwd: work.dir, env: sessionEnv });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('debussy: this session runs phase 1, not phase 2: `debussy done --phase 1` signals it; nothing was recorded\n');
     expect(recorded()).toEqual([]);
   });
 

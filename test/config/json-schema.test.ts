@@ -77,6 +77,7 @@ describe('the config JSON Schema', () => {
     'string[]': [[], ['a', 'b c'], [1], 'a'],
     record: [{}, { test: 'npm test' }, { test: '' }, ['npm test']],
     duration: ['90s', '45m', '2h', '1500ms', 600, 'soon', '-1s', [1]],
+    size: ['5MB', '500 kb', '1.5GB', '512k', '2MiB', '100B', 0, 5242880, 1.5, -1, 'huge', '-1MB', '5TB', [1]],
   };
   const cases = CONFIG_KEYS.flatMap((key: ConfigKey) => (samples[CONFIG_SCHEMA[key].kind] ?? []).map((value) => [key, value] as const));
   it.each(cases)('agrees with debussy on %s: %j', (key, value) => {

@@ -2,10 +2,11 @@
  * Issue 12, "debussy commits files the agent never wrote", through the built debussy and the real
  * claude CLI against the scripted server: a phase's commits hold only what changed during its
  * sessions. The user's untracked and modified files, what they staged (before the run or while it
- * was stopped) and the files of a repository with no commit yet stay out; credential-like files
- * the agent wrote stay out unless commit_secrets is on; a warning names each.
+ * was stopped) and the files of a repository with no commit yet stay out; credential files the
+ * agent wrote (by name, or by content for an .npmrc, a docker config, a kubeconfig) stay out unless
+ * commit_secrets is on; a warning names each.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText } from '../support/scripted-api.js';
@@ -115,6 +116,38 @@ describe('credential-like files the agent writes', () => {
     expect(result.stdout).toContain('.env.local (look like credentials; set commit_secrets: true to commit such files)');
   });
 
+  it('judged by content: an .npmrc, a docker config.json and a kubeconfig holding a credential stay out and are named; an .npmrc and a .yarnrc.yml without one are committed', async () => {
+    const npmToken = '8f2b1c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    const dockerAuth = Buffer.from('deploybot:WR63uXCN7NdbUMjKtDrF').toString('base64');
+    const kubeToken = '4f9a2c7e1b8d3f6a0c5e9b2d7f1a4c8e';
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Registry access' }],
+      script: scriptBySession({
+        fresh: [
+          write('.npmrc', `registry=https://registry.npmjs.org/\n//registry.npmjs.org/:_authToken=${npmToken}\n`),
+          write('web/.npmrc', 'registry=https://registry.npmjs.org/\nsave-exact=true\n'),
+          write('.yarnrc.yml', 'nodeLinker: node-modules\n'),
+          write('.docker/config.json', `{"auths": {"registry.example.com": {"auth": "${dockerAuth}"}}}\n`),
+          write('.kube/config', `users:\n- name: ci\n  user:\n    token: ${kubeToken}\n`),
+          write('app.txt', 'app\n'),
+          bash('debussy done --phase 1'),
+          done(),
+        ],
+      }),
+    });
+    const base = await head(project);
+
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+
+    expect(await committedSince(project, base)).toEqual(['.yarnrc.yml', 'app.txt', 'web/.npmrc']);
+    const history = await project.git('log', '-p', `${base}..HEAD`);
+    for (const secret of [npmToken, dockerAuth, kubeToken]) expect(history).not.toContain(secret);
+    expect(project.read('.npmrc')).toContain(npmToken);
+    expect(result.stdout).toContain('.docker/config.json, .kube/config, .npmrc (look like credentials; set commit_secrets: true to commit such files)');
+    expect(warnings(await project.journal())).toContain('.docker/config.json, .kube/config, .npmrc (look like credentials');
+  });
+
   it('are committed with commit_secrets: true', async () => {
     project = await E2EProject.create({ phases: [{ id: '1', title: 'Secrets' }], script: script(), config: { commit_secrets: true } });
     const base = await head(project);
@@ -124,6 +157,47 @@ describe('credential-like files the agent writes', () => {
 
     expect(await committedSince(project, base)).toEqual(['.env.local', 'app.txt']);
     expect(result.stdout).not.toContain('look like credentials');
+  });
+});
+
+describe('files too large to commit', () => {
+  /** Sparse files: they cost no disk. */
+  const script = (commands: string) => scriptBySession({ fresh: [write('app.txt', 'app\n'), bash(commands), bash('debussy done --phase 1'), done()] });
+
+  it('a 2 GB and a 300 MB file stay out of the commit, untouched, and a warning names them; 5 MB goes in', async () => {
+    project = await E2EProject.create({
+      phases: [{ id: '1', title: 'Big files' }],
+      script: script('truncate -s 2G big.bin && mkdir -p data && truncate -s 300M data/cache.db && truncate -s 5M data/limit.bin'),
+    });
+    const base = await head(project);
+
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+
+    expect(await committedSince(project, base)).toEqual(['app.txt', 'data/limit.bin']);
+    expect(statSync(path.join(project.dir, 'big.bin')).size).toBe(2 * 1024 ** 3);
+    expect(statSync(path.join(project.dir, 'data/cache.db')).size).toBe(300 * 1024 ** 2);
+    const named = 'big.bin (2 GB), data/cache.db (300 MB) (larger than max_commit_file_size, 5MB; raise it, or set it to 0, to commit such files)';
+    expect(warnings(await project.journal())).toContain(named);
+    expect(result.stdout).toContain(named);
+  });
+
+  it('max_commit_file_size: 0 commits them', async () => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'Big files' }], script: script('truncate -s 6M data.bin'), config: { max_commit_file_size: 0 } });
+    const base = await head(project);
+    const result = await project.run(['run', project.planArg]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(await committedSince(project, base)).toEqual(['app.txt', 'data.bin']);
+    expect(result.stdout).not.toContain('max_commit_file_size');
+  });
+
+  it('--max-commit-file-size sets the limit for one run, over the config', async () => {
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'Big files' }], script: script('head -c 2560 /dev/zero > notes.bin'), config: { max_commit_file_size: 0 } });
+    const base = await head(project);
+    const result = await project.run(['run', project.planArg, '--max-commit-file-size', '2KB']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(await committedSince(project, base)).toEqual(['app.txt']);
+    expect(result.stdout).toContain('notes.bin (2.5 KB) (larger than max_commit_file_size, 2KB;');
   });
 });
 

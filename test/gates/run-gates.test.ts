@@ -21,6 +21,16 @@ afterEach(() => {
 });
 
 describe('runGateCommand', () => {
+  it('a failed gate names what failed in its whole output, beyond the tail it keeps', async () => {
+    // The failing test is printed first, then 20,000 characters of noise: out of the 4,000-character tail.
+    const outcome = await runGateCommand('tests', `echo ' FAIL  a.test.ts > early'; i=0; while [ $i -lt 400 ]; do echo "noise line $i ..........................................."; i=$((i+1)); done; echo ' FAIL  b.test.ts > late'; exit 1`, tempDir(), 20_000);
+    expect(outcome.passed).toBe(false);
+    expect(outcome.outputTail).not.toContain('early');
+    expect(outcome.failures).toEqual({ by: 'tests', items: ['a.test.ts > early', 'b.test.ts > late'] });
+    const passed = await runGateCommand('ok', "echo ' FAIL  but exit 0'", tempDir(), 20_000);
+    expect(passed.failures).toBeUndefined();
+  });
+
   it('passes when its shell exits 0, even though a background child still holds its output', async () => {
     const outcome = await runGateCommand('bg', 'sleep 311 & echo started', tempDir(), 20_000);
     expect(outcome).toMatchObject({ passed: true, exitCode: 0, timedOut: false, interrupted: false, outputTail: 'started' });

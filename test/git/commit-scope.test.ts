@@ -92,7 +92,10 @@ describe('decideCommitScope', () => {
     { path: 'venv/', origin: 'untracked_before_phase' },
   ];
 
-  it.each<[string, { changed: string[]; commitSecrets: boolean }, CommitScope]>([
+  const MB = 1024 ** 2;
+  const oversized = { maxBytes: 5 * MB, sizes: new Map([['big.bin', 2048 * MB], ['data/cache.db', 300 * MB], ['.env.huge', 6 * MB], ['venv/lib/big.so', 9 * MB]]) };
+
+  it.each<[string, { changed: string[]; commitSecrets: boolean; oversized?: typeof oversized; holdingCredentials?: Set<string> }, CommitScope]>([
     ['a clean tree commits nothing', { changed: [], commitSecrets: false }, { commit: [], leftOut: [] }],
     [
       "the agent's files are committed; the user's are left out with their reason",
@@ -118,6 +121,11 @@ describe('decideCommitScope', () => {
       },
     ],
     [
+      'a configuration file judged by content is left out when it holds a credential, committed when not',
+      { changed: ['.npmrc', 'web/.npmrc', '.yarnrc.yml', 'app.ts'], commitSecrets: false, holdingCredentials: new Set(['.npmrc']) },
+      { commit: ['.yarnrc.yml', 'app.ts', 'web/.npmrc'], leftOut: [{ path: '.npmrc', reason: 'looks_like_credentials' }] },
+    ],
+    [
       'with commit_secrets the agent\'s credentials files are committed',
       { changed: ['.env.local', 'app.ts'], commitSecrets: true },
       { commit: ['.env.local', 'app.ts'], leftOut: [] },
@@ -133,12 +141,30 @@ describe('decideCommitScope', () => {
       { commit: ['src/venv/a.ts', 'venvy.txt'], leftOut: [{ path: 'venv/', reason: 'untracked_before_phase' }] },
     ],
     [
+      'files over the size limit are left out with their size; the user\'s stay the user\'s; credentials are named as credentials',
+      { changed: ['big.bin', 'data/cache.db', 'app.ts', '.env.huge', 'venv/lib/big.so'], commitSecrets: false, oversized },
+      {
+        commit: ['app.ts'],
+        leftOut: [
+          { path: '.env.huge', reason: 'looks_like_credentials' },
+          { path: 'big.bin', reason: 'too_large', bytes: 2048 * MB, maxBytes: 5 * MB },
+          { path: 'data/cache.db', reason: 'too_large', bytes: 300 * MB, maxBytes: 5 * MB },
+          { path: 'venv/', reason: 'untracked_before_phase' },
+        ],
+      },
+    ],
+    [
+      'commit_secrets does not lift the size limit',
+      { changed: ['.env.huge', 'app.ts'], commitSecrets: true, oversized },
+      { commit: ['app.ts'], leftOut: [{ path: '.env.huge', reason: 'too_large', bytes: 6 * MB, maxBytes: 5 * MB }] },
+    ],
+    [
       'a path listed twice (staged and changed) appears once',
       { changed: ['app.ts', 'app.ts'], commitSecrets: false },
       { commit: ['app.ts'], leftOut: [] },
     ],
   ])('%s', (_name, input, expected) => {
-    expect(decideCommitScope({ userChanges, ...input })).toEqual(expected);
+    expect(decideCommitScope({ userChanges, holdingCredentials: new Set(), ...input })).toEqual(expected);
   });
 });
 

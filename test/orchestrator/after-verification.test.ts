@@ -4,7 +4,7 @@ import { decideAfterVerification, type VerificationInput } from '../../src/orche
 interface Gate { name: string; outputTail: string }
 const lint: Gate = { name: 'lint', outputTail: '3 problems' };
 const test: Gate = { name: 'test', outputTail: '1 failed' };
-const base: VerificationInput<Gate> = { interrupted: false, failedGates: [], notesProblems: [], refusals: [], retries: 0, maxRetries: 2 };
+const base: VerificationInput<Gate> = { interrupted: false, gateCount: 2, failedGates: [], notesProblems: [], refusals: [], retries: 0, maxRetries: 2 };
 const missingNotes = 'notes file notes/phase-1.md is missing';
 
 describe('decideAfterVerification', () => {
@@ -20,6 +20,9 @@ describe('decideAfterVerification', () => {
     ['a missing notes file after refusals with retries left: permissions', { notesProblems: [missingNotes], refusals: ['Write: notes/phase-1.md'] }, 'abort_permissions'],
     ['a missing notes file after refusals, no retries left: complete, accepted', { notesProblems: [missingNotes], refusals: ['Write: notes/phase-1.md'], retries: 2 }, 'complete'],
     ['refusals while every check passes: complete', { refusals: ['Bash: rm -rf /'] }, 'complete'],
+    ['no gates, no refusals: complete on the agent\'s word', { gateCount: 0 }, 'complete'],
+    ['no gates and refusals: the run stops for permissions', { gateCount: 0, refusals: ['Write: src/x.ts'] }, 'abort_permissions'],
+    ['no gates and refusals, no retries left: still permissions', { gateCount: 0, refusals: ['Write: src/x.ts'], retries: 2 }, 'abort_permissions'],
   ])('%s', (_name, change, kind) => {
     expect(decideAfterVerification({ ...base, ...change }).kind).toBe(kind);
   });
@@ -48,6 +51,13 @@ describe('decideAfterVerification', () => {
       kind: 'fail',
       reason: 'gate(s) test still failing after 2 remediation session(s) (max_retries 2)',
       hint: 'Run the gates yourself (`debussy done --phase ID --verify` shows them) and fix what remains.',
+    });
+  });
+
+  it('says why a gate-less phase is not taken on the word of a refused session', () => {
+    expect(decideAfterVerification({ ...base, gateCount: 0, refusals: ['Write: src/x.ts', 'Edit: src/y.ts'] })).toMatchObject({
+      kind: 'abort_permissions',
+      reason: 'no gates check this phase, and claude refused 2 tool calls (Write: src/x.ts, Edit: src/y.ts) in the session that signalled it done: allow them with permission_mode / allowed_tools, and give the phase gates',
     });
   });
 

@@ -18,6 +18,21 @@ describe('describeLeftOut', () => {
     );
   });
 
+  it('names files too large with their sizes, and the limit', () => {
+    const MB = 1024 ** 2;
+    expect(
+      describeLeftOut([
+        { path: 'big.bin', reason: 'too_large', bytes: 2 * 1024 * MB, maxBytes: 5 * MB },
+        { path: '.env', reason: 'untracked_before_phase' },
+        { path: 'data/cache.db', reason: 'too_large', bytes: 300 * MB, maxBytes: 5 * MB },
+        { path: 'notes.bin', reason: 'too_large', bytes: 2560, maxBytes: 5 * MB },
+      ]),
+    ).toBe(
+      'not committed, left as they are in the working tree: .env (untracked before the phase began); ' +
+        'big.bin (2 GB), data/cache.db (300 MB), notes.bin (2.5 KB) (larger than max_commit_file_size, 5MB; raise it, or set it to 0, to commit such files)',
+    );
+  });
+
   it('caps the names of one reason at eight and counts the rest', () => {
     const paths = Array.from({ length: 11 }, (_, i) => ({ path: `f${i}.txt`, reason: 'untracked_before_phase' as const }));
     expect(describeLeftOut(paths)).toBe(

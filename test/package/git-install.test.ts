@@ -35,7 +35,6 @@ describe("the README's install from a git URL", () => {
     expect(install.code, `${install.stdout}${install.stderr}`).toBe(0);
     const installed = path.join(prefix, 'lib', 'node_modules', 'debussy');
     expect(existsSync(path.join(installed, 'dist', 'cli', 'main.js')), 'prepare built dist/ in the packed copy').toBe(true);
-    expect(existsSync(path.join(installed, 'dist', 'bundle', 'cli-script.js')), 'prepare bundled it (scripts/bundle.js)').toBe(true);
 
     const version = await runCommand(path.join(prefix, 'bin', 'debussy'), ['--version'], { cwd: work, env: process.env });
     expect(version.code, version.stderr).toBe(0);

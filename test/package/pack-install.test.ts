@@ -47,11 +47,6 @@ describe('the packed package', () => {
     const files = listFiles(installed);
     expect(files).toContain('bin/debussy.js');
     expect(files).toContain('dist/cli/main.js');
-    // The script bin/debussy.js runs and its code cache (scripts/bundle.js).
-    expect(files).toContain('dist/bundle/cli-script.js');
-    expect(files).toContain('dist/bundle/cli-script.cache');
-    // The token counter's tables (scripts/vocabulary.js).
-    expect(files).toContain('dist/tokenizer/cl100k_base.vocab');
     expect(files).toContain('LICENSE');
     expect(files).toContain('CHANGELOG.md');
     expect(files).toContain('README.md');
@@ -59,6 +54,8 @@ describe('the packed package', () => {
     expect(files).toContain('docs/permissions.md');
     expect(files).toContain('schema/config.schema.json');
     expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
+    // The test setup's record of what dist/ was built from (scripts/build.js) is not the package's.
+    expect(files).not.toContain('dist/.build-stamp');
     expect(files.filter((file) => file.startsWith('src/') || file.startsWith('test/'))).toEqual([]);
     expect(readFileSync(path.join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License[\s\S]*the debussy authors/);
   });

@@ -1,10 +1,12 @@
-/** The remediation prompt says which failures the phase introduced, which it inherited, and which earlier gates it broke. */
+/** The remediation prompt says how each failed gate stands against the baseline, without excusing the phase, and which earlier gates it broke. */
 import { describe, expect, it } from 'vitest';
 import type { GateOutcome } from '../../src/gates/index.js';
-import { buildRemediationPrompt } from '../../src/prompt/remediation-prompt.js';
+import { buildRemediationPrompt, type FailedGate } from '../../src/prompt/remediation-prompt.js';
+import type { BaselineComparison } from '../../src/verification/baseline.js';
 
 const outcome = (name: string, tail: string): GateOutcome => ({ name, command: `run ${name}`, passed: false, exitCode: 1, timedOut: false, interrupted: false, durationMs: 5, outputTail: tail });
-const base = { phaseId: '2', failedGates: [] as GateOutcome[], otherProblems: [] as string[], redact: (text: string) => text };
+const judged = (gate: GateOutcome, vsBaseline: BaselineComparison): FailedGate => ({ ...gate, vsBaseline });
+const base = { phaseId: '2', failedGates: [] as FailedGate[], otherProblems: [] as string[], redact: (text: string) => text };
 
 describe('buildRemediationPrompt', () => {
   it('without a baseline it reads as before: each failed gate with its output', () => {
@@ -14,17 +16,36 @@ describe('buildRemediationPrompt', () => {
     expect(prompt.endsWith('---\n\nPHASE')).toBe(true);
   });
 
-  it('names the introduced and the inherited failures apart', () => {
-    const prompt = buildRemediationPrompt({ ...base, failedGates: [outcome('tests', '1 failed')], inheritedGates: [outcome('lint', '3 problems')] }, 'PHASE');
-    expect(prompt).toContain('Introduced by this phase (they passed before it started): `tests`. Failing before this phase started too (inherited, not caused by this phase, but the phase is not done until they pass): `lint`.');
-    expect(prompt).toContain('## Gate `lint` failed (exit code 1), as it did before this phase started');
+  it('says of each gate how it stands against the baseline, never that a failure is not the phase\'s', () => {
+    const prompt = buildRemediationPrompt({
+      ...base,
+      failedGates: [judged(outcome('unit', '1 failed'), { kind: 'passed_before' }), judged(outcome('new', 'x'), { kind: 'not_run_before' })],
+      inheritedGates: [judged(outcome('lint', '3 problems'), { kind: 'same' })],
+    }, 'PHASE');
+    expect(prompt).toContain("## Gate `unit` failed (exit code 1)\nIt passed before this phase started: this phase's changes made it fail.\nCommand: `run unit`");
+    expect(prompt).toContain('## Gate `new` failed (exit code 1)\nCommand: `run new`');
+    expect(prompt).toContain("## Gate `lint` failed (exit code 1)\nIt failed before this phase started too, with the same failures: making it pass may be this phase's job. The phase is not done until it passes.");
     expect(prompt).toContain('3 problems');
+    expect(prompt).not.toMatch(/not caused|inherited/);
   });
 
-  it('only inherited failures: says so without an empty "introduced" list', () => {
-    const prompt = buildRemediationPrompt({ ...base, inheritedGates: [outcome('lint', 'x')] }, 'PHASE');
-    expect(prompt).toContain('Failing before this phase started too');
-    expect(prompt).not.toContain('Introduced by this phase');
+  it('a gate that failed before and fails on something new now: what failed then, what fails now', () => {
+    const prompt = buildRemediationPrompt({
+      ...base,
+      failedGates: [judged(outcome('tests', 'FAIL parser > parses x'), { kind: 'changed', before: ["Error: Cannot find module './parser'"], added: ['parser > parses x'] })],
+    }, 'PHASE');
+    expect(prompt).toContain("It failed before this phase started too, but what fails now is new: parser > parses x. Before this phase started it failed with: Error: Cannot find module './parser'. Look for the cause in this phase's changes.");
+  });
+
+  it('only the exit status changed: says so with both', () => {
+    const prompt = buildRemediationPrompt({ ...base, failedGates: [judged(outcome('tests', 'x'), { kind: 'changed', before: ['x'], added: [], exit: { before: 5, now: 1 } })] }, 'PHASE');
+    expect(prompt).toContain('It failed before this phase started too, but differently now. It exited with 5 then, 1 now. Before this phase started it failed with: x.');
+  });
+
+  it('cuts a long list of new failures', () => {
+    const added = Array.from({ length: 13 }, (_, i) => `t${i}`);
+    const prompt = buildRemediationPrompt({ ...base, failedGates: [judged(outcome('tests', 'x'), { kind: 'changed', before: [], added })] }, 'PHASE');
+    expect(prompt).toContain('what fails now is new: t0; t1; t2; t3; t4; t5; t6; t7; t8; t9; and 3 more.');
   });
 
   it('names an earlier phase\'s gate the phase broke, with its output', () => {

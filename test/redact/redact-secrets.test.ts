@@ -63,25 +63,27 @@ describe('redactSecrets: where a name starts and ends', () => {
     ['client-secret=abc; auth_token: "t"', 'client-secret=[REDACTED]; auth_token: "[REDACTED]"'],
     ['PASSWORD = hunter2', 'PASSWORD = [REDACTED]'],
     ['"api_key" : "v"', '"api_key" : "[REDACTED]"'],
-    ['access_key =  "a b"', 'access_key =  "[REDACTED]"'],
+    ['access_key =  "a b c"', 'access_key =  "[REDACTED]"'],
     ['secret=x&token=y', 'secret=[REDACTED]&token=[REDACTED]'],
     // A value that ends in a name does not start a second assignment.
     ['token=abc-password =xyz123', 'token=[REDACTED] =xyz123'],
     ['token: sk-ant-api03-abcdefgh123', 'token: [REDACTED]'],
     // An .npmrc line: the npm token format is recognised on its own.
     ['//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', '//registry.npmjs.org/:_authToken=[REDACTED]'],
+    // Leading and doubled underscores only separate words (`_authToken`, `_password`), and a
+    // keyword glued to a kind of token is a name.
+    ['_token=abc', '_token=[REDACTED]'],
+    ['a__token=abc', 'a__token=[REDACTED]'],
+    ['sessiontoken: abc123456', 'sessiontoken: [REDACTED]'],
+    ['//npm.example.com/:_authToken=5e7a1c0d-aaaa-bbbb-cccc-0123456789ab', '//npm.example.com/:_authToken=[REDACTED]'],
   ])('%s', (input, expected) => {
     expect(redactSecrets(input, NO_ENV)).toBe(expected);
   });
 
   it.each([
-    // A keyword in the middle of an identifier is not a name.
+    // A keyword glued to a word is not a name, unless the word is a kind of token (below).
     'mytoken=x',
-    'sessiontoken: abc123456',
-    // A name starts where a word starts, and `_` is a word character: `_token` is not a name
-    // (an npmrc `:_authToken=` line is caught by the npm token format instead).
-    '_token=abc',
-    'a__token=abc',
+    'nexttoken: abc123456',
     'input_tokens: 512',
     // Already redacted, and nothing after the separator.
     'Token: [REDACTED] password="[REDACTED]"',

@@ -33,6 +33,34 @@ describe('regressions in the run summary', () => {
   });
 });
 
+describe('incomplete session logs in the run summary', () => {
+  const ended = (phaseId: string, sessionIndex: number, incompleteLogs?: { path: string; error: string }[]): NewJournalEvent =>
+    ({ type: 'session_ended', phaseId, attemptId: `a${phaseId}`, sessionIndex, outcome: 'completed', exitCode: 0, signal: null, peakContextTokens: 0, peakContextPercent: 0, contextWindow: 0, toolCalls: 0, costUsd: 0, inputTokens: 0, outputTokens: 0, durationMs: 1, ...(incompleteLogs ? { incompleteLogs } : {}) });
+  const FULL = 'ENOSPC: no space left on device';
+
+  it('none: nothing under the table, an empty list in run_summary', () => {
+    const state = runWith([ended('1', 1)]);
+    expect(renderRunSummary(state)).not.toContain('incomplete');
+    expect(summarizeRun(state).incompleteLogs).toEqual([]);
+  });
+
+  it('names each, grouped by why, in the table, the step summary and run_summary', () => {
+    const state = runWith([
+      ended('1', 1, [{ path: 'logs/1-01.stream.ndjson', error: FULL }]),
+      ended('2', 1, [{ path: 'logs/2-01.stream.ndjson', error: FULL }, { path: 'logs/2-01.log', error: 'EIO: i/o error' }]),
+      ended('2', 2, [{ path: 42, error: FULL }] as never),
+    ]);
+    const line = `incomplete session logs (could not be written): logs/1-01.stream.ndjson, logs/2-01.stream.ndjson (${FULL}); logs/2-01.log (EIO: i/o error)`;
+    expect(renderRunSummary(state)).toContain(line);
+    expect(renderMarkdownSummary(state, undefined)).toContain(line);
+    expect(summarizeRun(state).incompleteLogs).toEqual([
+      { phaseId: '1', path: 'logs/1-01.stream.ndjson', error: FULL },
+      { phaseId: '2', path: 'logs/2-01.stream.ndjson', error: FULL },
+      { phaseId: '2', path: 'logs/2-01.log', error: 'EIO: i/o error' },
+    ]);
+  });
+});
+
 describe('GitHub annotations for verification events', () => {
   it('a failed regression gate is an error annotation; a passing one none; a plan change a warning', async () => {
     const { annotationFor } = await import('../../src/report/github-actions.js');

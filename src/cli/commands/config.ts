@@ -4,7 +4,7 @@
  * a gate command): every value is redacted before it is shown, in the listing and in `--json`.
  * A config comes with a cloned repository too: its values are shown inert (text/inert-text.ts).
  */
-import { CONFIG_KEYS, CONFIG_SCHEMA, formatConfigDuration, loadProjectConfig, type DebussyConfig } from '../../config/index.js';
+import { CONFIG_KEYS, CONFIG_SCHEMA, loadProjectConfig, unitText, type DebussyConfig, type ValueKind } from '../../config/index.js';
 import { configuredLimits, describeLimit, type ConfiguredLimit } from '../../context/index.js';
 import { createRedactor, redactArgs, redactDeep, type Redactor } from '../../redact/index.js';
 import { findProjectRoot } from '../../state/index.js';
@@ -22,9 +22,10 @@ function shownValue(value: unknown, redact: Redactor): unknown {
   return redactDeep(value, redact);
 }
 
-function display(kind: string, value: unknown): string {
+function display(kind: ValueKind, value: unknown): string {
   if (value === undefined) return '(unset)';
-  if (kind === 'duration' && typeof value === 'number') return formatConfigDuration(value);
+  const withUnit = unitText(kind, value);
+  if (withUnit !== undefined) return withUnit;
   return inertLine(typeof value === 'string' ? value : JSON.stringify(value));
 }
 

@@ -12,7 +12,7 @@ import { parsePlan, requirePhase, type Plan } from '../../plan/index.js';
 import { createRedactor } from '../../redact/index.js';
 import { appendEvent, findProjectRoot, journalKey, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
-import { blockedWithoutReasonWarning, signalEvent, signalRecordedLine } from '../../agent-signals/signal-records.js';
+import { blockedWithoutReasonWarning, otherPhaseError, signalEvent, signalRecordedLine } from '../../agent-signals/signal-records.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { inertJson, inertLine, inertText } from '../../text/inert-text.js';
 
@@ -69,6 +69,9 @@ export default async function doneCommand(options: DoneOptions): Promise<number>
   if (!planPath) throw new UsageError('no plan given and none has been run in this project', 'Pass the master plan with --plan PATH.');
   const plan = await loadPlan(planPath, config.gates);
   const phase = requirePhase(plan, options.phase, '--phase');
+  // From inside a session: only the session's own phase (before --verify spends the gates' time).
+  const otherPhase = active?.attemptIdFromEnv === undefined ? undefined : otherPhaseError('done', phase.id, process.env.DEBUSSY_PHASE_ID);
+  if (otherPhase !== undefined) throw otherPhase;
 
   let verified = false;
   let gates: DoneJson['gates'];

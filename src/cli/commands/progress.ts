@@ -2,7 +2,7 @@
 import { StateError, UsageError } from '../../errors/index.js';
 import { appendEvent } from '../../state/index.js';
 import { findActiveRun, projectRootForCommand } from '../active-run.js';
-import { progressEvent, progressRecordedLine } from '../../agent-signals/signal-records.js';
+import { otherPhaseError, progressEvent, progressRecordedLine } from '../../agent-signals/signal-records.js';
 
 interface ProgressOptions {
   phase: string;
@@ -22,6 +22,8 @@ export default async function progressCommand(options: ProgressOptions): Promise
   if (!active.state.phaseOrder.includes(options.phase)) {
     throw new UsageError(`unknown phase "${options.phase}" for run ${active.state.runId}`, `Valid phase ids: ${active.state.phaseOrder.join(', ')}`);
   }
+  const otherPhase = active.attemptIdFromEnv === undefined ? undefined : otherPhaseError('progress', options.phase, process.env.DEBUSSY_PHASE_ID);
+  if (otherPhase !== undefined) throw otherPhase;
   const attemptId = active.attemptIdFromEnv ?? active.state.phases[options.phase]?.currentAttemptId;
   appendEvent(active.journal, progressEvent(options.phase, message, attemptId, process.env));
   if (options.json) process.stdout.write(`${JSON.stringify({ phase: options.phase, runId: active.state.runId, recorded: true })}\n`);

@@ -5,6 +5,7 @@ import { loadAuditedPlan } from '../../orchestrator/preflight.js';
 import { runPlan } from '../../orchestrator/run-plan.js';
 import { chooseReporters } from '../../report/choose-reporters.js';
 import { createReporters } from '../../report/create-reporters.js';
+import { OutputStream } from '../../report/output-stream.js';
 import { combineReporters } from '../../report/reporter.js';
 import { stopRunningGit } from '../../git/run-git.js';
 import { tuneHeapForLongRun } from '../../process/heap-tuning.js';
@@ -31,15 +32,19 @@ function resumeCommandFor(planArg: string): string {
 }
 
 export default async function runCommand(planArg: string, options: RunOptions): Promise<number> {
+  // Nobody reading them (`debussy run … | head`) is no reason to stop: the run carries on unseen.
+  const stdout = new OutputStream(process.stdout);
+  const stderr = new OutputStream(process.stderr);
   const root = await findProjectRoot(process.cwd());
   const resolved = await loadProjectConfig(root, configOverridesFrom(options), options.config);
   // A config's warnings quote it, and a config comes with a cloned repository too.
-  for (const warning of resolved.warnings) process.stderr.write(`debussy: warning: ${inertText(warning)}\n`);
-  const plan = await loadAuditedPlan(path.resolve(planArg), resolved.config, process.cwd());
+  for (const warning of resolved.warnings) stderr.write(`debussy: warning: ${inertText(warning)}\n`);
+  const { plan, warnings } = await loadAuditedPlan(path.resolve(planArg), resolved.config, process.cwd(), { only: options.only, startAt: options.phase });
+  for (const warning of warnings) stderr.write(`debussy: ${warning}\n`);
 
   if (options.dryRun) {
     const dry = await describeDryRun(root, plan, resolved.config, process.env, options.trustCompleted === true);
-    process.stdout.write(options.json === true ? renderDryRunJson(dry) : renderDryRun(dry));
+    stdout.write(options.json === true ? renderDryRunJson(dry) : renderDryRun(dry));
     return 0;
   }
 
@@ -54,20 +59,22 @@ export default async function runCommand(planArg: string, options: RunOptions): 
   const onSignal = (signal: NodeJS.Signals) => {
     if (signal === 'SIGHUP') hungUp = true;
     if (!interrupt.signal.aborted) {
-      process.stderr.write(`\ndebussy: ${signal} received: stopping the session and saving its work (press Ctrl-C again to end at once)\n`);
+      stderr.write(`\ndebussy: ${signal} received: stopping the session and saving its work (press Ctrl-C again to end at once)\n`);
       interrupt.abort();
       stopRunningGit('graceful'); // a hook that hangs must not hold the stop
     } else if (!forceStop.signal.aborted) {
-      process.stderr.write(`\ndebussy: ending now\n`);
+      stderr.write(`\ndebussy: ending now\n`);
       forceStop.abort();
       stopRunningGit('now');
     }
   };
-  // The terminal is gone (EIO after a hang-up) or nobody reads the pipe (EPIPE): nothing more can
-  // be shown, but the work is still saved. The first such error is a stop, like SIGHUP; the rest
-  // are ignored (they must never escalate to the second signal's "end now").
+  // The terminal is gone (EIO after a hang-up): nothing more can be shown, but the work is still
+  // saved. The first such error is a stop, like SIGHUP; the rest are ignored (they must never
+  // escalate to the second signal's "end now"). A pipe nobody reads (EPIPE) is not a stop: the
+  // output streams stop writing there (report/output-stream.ts) and the run goes on.
   const onOutputError = (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EIO') hungUp = true;
+    if (error.code !== 'EIO') return;
+    hungUp = true;
     if (interrupt.signal.aborted) return;
     interrupt.abort();
     stopRunningGit('graceful');
@@ -83,9 +90,9 @@ export default async function runCommand(planArg: string, options: RunOptions): 
     isTTY: process.stdout.isTTY === true,
   });
   const reporter = combineReporters(await createReporters(choice, {
-    stdout: process.stdout,
+    stdout,
     ...(process.stderr.isTTY ? { sharedScreen: process.stderr } : {}),
-    warn: (message) => process.stderr.write(`debussy: warning: ${message}\n`),
+    warn: (message) => stderr.write(`debussy: warning: ${message}\n`),
   }));
   try {
     const result = await runPlan({
