@@ -20,7 +20,7 @@ import { numberField, recordField, stringField, type JsonRecord } from '../json-
 import { redactThenCut, type Redactor } from '../../redact/index.js';
 import { summarizeToolUse } from '../tool-summary.js';
 import { classifyMessage, codexVersionOf, threadOfResponse } from './app-server-protocol.js';
-import { classifyCodexError, errorInfoName, parseReconnecting } from './codex-errors.js';
+import { apiErrorType, classifyCodexError, parseReconnecting } from './codex-errors.js';
 import { codexTool } from './codex-tools.js';
 import { callEvents, newTotals, resultEvent, type CallUsage, type CodexTotals, type PriceCall } from './codex-usage.js';
 
@@ -34,6 +34,17 @@ export interface CodexParseState {
   initSent: boolean;
   /** turn/started seen: a tokenUsage before it replays a resumed thread's past. */
   turnStarted: boolean;
+  turnId: string | undefined;
+  /** turn/completed seen. */
+  turnEnded: boolean;
+  /**
+   * A request of the turn is under way and its response has not completed: from turn/started, and
+   * from each thread/tokenUsage/updated (it precedes the next request), to rawResponse/completed.
+   * Known only with raw events (a resumed thread has none: then never set).
+   */
+  responseOpen: boolean;
+  /** thread/start asked for raw events (a resumed thread gets none). */
+  rawEventsAsked: boolean;
   /** rawResponse/completed seen: from then on usage comes from it alone. */
   rawUsage: boolean;
   /** The context when codex's compaction started (its summary request's usage is not the session's context). */
@@ -46,8 +57,9 @@ export interface CodexParseState {
   lastAgentText: string | undefined;
 }
 
-export function newCodexParseState(options: { redact?: Redactor; priceCall?: PriceCall } = {}): CodexParseState {
+export function newCodexParseState(options: { redact?: Redactor; priceCall?: PriceCall; rawEvents?: boolean } = {}): CodexParseState {
   return {
+    rawEventsAsked: options.rawEvents ?? true,
     redact: options.redact ?? ((text) => text),
     lineNumber: 0,
     unparsedLines: 0,
@@ -56,6 +68,9 @@ export function newCodexParseState(options: { redact?: Redactor; priceCall?: Pri
     cwd: undefined,
     initSent: false,
     turnStarted: false,
+    turnId: undefined,
+    turnEnded: false,
+    responseOpen: false,
     rawUsage: false,
     compactionFrom: undefined,
     lastThreadTotal: undefined,
@@ -157,6 +172,9 @@ function onNotification(method: string, params: JsonRecord, state: CodexParseSta
     }
     case 'turn/started':
       state.turnStarted = true;
+      state.turnId = stringField(recordField(params, 'turn') ?? {}, 'id') ?? state.turnId;
+      // Raw events were asked for at thread/start; a resumed thread has none.
+      state.responseOpen = state.rawEventsAsked;
       return [{ type: 'request_started' }];
     case 'rawResponse/completed':
       return onRawUsage(params, state);
@@ -192,6 +210,7 @@ function onRawUsage(params: JsonRecord, state: CodexParseState): AgentEvent[] {
   const responseId = stringField(params, 'responseId');
   if (usage === undefined || responseId === undefined) return [];
   state.rawUsage = true;
+  state.responseOpen = false;
   return callEvents(state.totals, responseId, usage);
 }
 
@@ -202,6 +221,8 @@ function onTokenUsage(params: JsonRecord, state: CodexParseState): AgentEvent[] 
   const total = numberField(recordField(tokenUsage, 'total') ?? {}, 'totalTokens');
   const repeated = total !== undefined && total === state.lastThreadTotal;
   state.lastThreadTotal = total;
+  // The call's tools are done; the next request goes out now (unless the turn ends).
+  if (state.turnStarted && state.rawUsage && !repeated) state.responseOpen = true;
   const usage = usageOf(recordField(tokenUsage, 'last'));
   if (!state.turnStarted) {
     // A resumed thread's saved state: the context it left off with, not a call of this session.
@@ -242,28 +263,29 @@ function onItem(item: JsonRecord | undefined, phase: 'started' | 'completed', st
 function onError(params: JsonRecord): AgentEvent[] {
   const error = recordField(params, 'error') ?? {};
   const message = stringField(error, 'message') ?? '';
-  const info = error.codexErrorInfo;
+  const classified = classifyCodexError({ message, codexErrorInfo: error.codexErrorInfo, additionalDetails: stringField(error, 'additionalDetails') });
   if (params.willRetry === true) {
     const retry = parseReconnecting(message);
-    const status = classifyCodexError({ message, codexErrorInfo: info }).httpStatus ?? null;
     // codex waits out a retry-after itself and does not say how long.
-    return [{ type: 'api_retry', attempt: retry?.attempt ?? 1, maxRetries: retry?.maxRetries ?? 0, delayMs: 0, errorStatus: status }];
+    return [{ type: 'api_retry', attempt: retry?.attempt ?? 1, maxRetries: retry?.maxRetries ?? 0, delayMs: 0, errorStatus: classified.httpStatus ?? null }];
   }
-  return [{ type: 'api_error', errorType: errorInfoName(info), text: message }];
+  return [{ type: 'api_error', errorType: apiErrorType(classified.kind), text: message }];
 }
 
 function onTurnCompleted(turn: JsonRecord | undefined, state: CodexParseState): AgentEvent[] {
   const status = (turn === undefined ? undefined : stringField(turn, 'status')) ?? 'unknown';
   const error = turn === undefined ? undefined : recordField(turn, 'error');
   const errorText = error === undefined ? undefined : stringField(error, 'message');
-  const classified = error === undefined ? undefined : classifyCodexError({ message: errorText, codexErrorInfo: error.codexErrorInfo, additionalDetails: stringField(error, 'additionalDetails') });
+  const failure = error === undefined ? undefined : classifyCodexError({ message: errorText, codexErrorInfo: error.codexErrorInfo, additionalDetails: stringField(error, 'additionalDetails') });
   state.pendingToolIds.clear();
+  state.turnEnded = true;
+  state.responseOpen = false;
   return [
     resultEvent(state.totals, {
       status,
       text: errorText ?? state.lastAgentText,
       sessionId: state.threadId,
-      ...(classified === undefined ? {} : { apiErrorStatus: classified.httpStatus ?? null }),
+      ...(failure === undefined ? {} : { failure }),
       durationMs: turn === undefined ? undefined : numberField(turn, 'durationMs'),
     }),
   ];

@@ -46,7 +46,7 @@ export type CodexErrorKind =
 
 export interface CodexError {
   kind: CodexErrorKind;
-  /** debussy's class for the kind (a quota has none of its own yet: budget_limit, not retryable). */
+  /** debussy's class for the kind (a quota is an invalid request: no retry helps until credit is added). */
   failureClass: CodexFailureClass;
   /** The HTTP status codex names, when it names one. */
   httpStatus?: number;
@@ -56,7 +56,7 @@ const CLASS_OF: Readonly<Record<CodexErrorKind, CodexFailureClass>> = {
   context_overflow: 'context_overflow',
   rate_limit: 'rate_limit',
   usage_limit: 'rate_limit',
-  quota: 'budget_limit',
+  quota: 'invalid_request',
   overloaded: 'overloaded',
   server_error: 'server_error',
   network: 'network',
@@ -156,9 +156,30 @@ export function parseReconnecting(text: string): { attempt: number; maxRetries: 
   return match === null ? undefined : { attempt: Number(match[1]), maxRetries: Number(match[2]) };
 }
 
-/** A short name for the error's codexErrorInfo (the api_error event's errorType). */
-export function errorInfoName(info: unknown): string {
-  if (typeof info === 'string') return info;
-  if (isRecord(info)) return Object.keys(info)[0] ?? 'other';
-  return 'other';
+/**
+ * The api_error event's errorType for a codex error: the API error type names recovery/classify.ts
+ * already reads (claude's), so a codex session's end is classified by the same rules. A context
+ * overflow is told by the result's terminalReason instead (resultEvent); a network failure has no
+ * such name (classify reads its words).
+ */
+export function apiErrorType(kind: CodexErrorKind): string {
+  switch (kind) {
+    case 'rate_limit':
+    case 'usage_limit':
+      return 'rate_limit';
+    case 'quota':
+      return 'billing_error';
+    case 'overloaded':
+      return 'overloaded';
+    case 'server_error':
+      return 'server_error';
+    case 'authentication':
+      return 'authentication_failed';
+    case 'context_overflow':
+    case 'invalid_request':
+    case 'policy':
+      return 'invalid_request';
+    default:
+      return kind;
+  }
 }

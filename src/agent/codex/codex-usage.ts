@@ -4,6 +4,7 @@
  * a call saw is input_tokens; the uncached rest is what debussy's `inputTokens` means. Pure.
  */
 import type { AgentEvent, ResultEvent } from '../agent-events.js';
+import type { CodexError } from './codex-errors.js';
 
 /** One call's tokens as debussy's cost estimate takes them (src/cost/estimate.ts's TokenUsage). */
 export interface PricedTokens {
@@ -62,17 +63,25 @@ export function callEvents(totals: CodexTotals, messageId: string, usage: CallUs
   ];
 }
 
-/** How a codex turn ended, as debussy's result event. */
+/**
+ * How a codex turn ended, as debussy's result event, in the words the rest of debussy reads
+ * (session-outcome.ts, recovery/classify.ts): a completed turn is a "success"; a failed one an
+ * "error_during_execution" whose terminalReason is "prompt_too_long" for a context overflow and
+ * "api_error" for any other API failure; an interrupted one keeps codex's word. The turn's own
+ * status stays readable in the subtype of the ones that are neither.
+ */
 export function resultEvent(
   totals: CodexTotals,
-  end: { status: string; text?: string; sessionId?: string; apiErrorStatus?: number | null; durationMs?: number },
+  end: { status: string; text?: string; sessionId?: string; failure?: CodexError; durationMs?: number },
 ): ResultEvent {
+  const subtype = end.status === 'completed' ? 'success' : end.status === 'failed' ? 'error_during_execution' : end.status;
+  const terminalReason = end.failure === undefined ? end.status : end.failure.kind === 'context_overflow' ? 'prompt_too_long' : 'api_error';
   return {
     type: 'result',
-    subtype: end.status,
-    isError: end.status === 'failed',
-    terminalReason: end.status,
-    ...(end.apiErrorStatus === undefined ? {} : { apiErrorStatus: end.apiErrorStatus }),
+    subtype,
+    isError: end.status !== 'completed',
+    terminalReason,
+    ...(end.failure === undefined ? {} : { apiErrorStatus: end.failure.httpStatus ?? null }),
     text: end.text,
     sessionId: end.sessionId,
     costUsd: totals.costUsd,

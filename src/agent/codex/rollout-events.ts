@@ -16,7 +16,7 @@ import type { AgentEvent } from '../agent-events.js';
 import { isRecord, numberField, recordField, stringField, type JsonRecord } from '../json-fields.js';
 import { redactThenCut, type Redactor } from '../../redact/index.js';
 import { summarizeToolUse } from '../tool-summary.js';
-import { classifyCodexError, errorInfoName, kindOfText } from './codex-errors.js';
+import { apiErrorType, classifyCodexError, kindOfText } from './codex-errors.js';
 import { callEvents, newTotals, resultEvent, type CallUsage, type CodexTotals, type PriceCall } from './codex-usage.js';
 
 export interface RolloutParseState {
@@ -175,10 +175,10 @@ function eventMsg(payload: JsonRecord, state: RolloutParseState, line: string): 
       if (error === undefined) return [resultEvent(state.totals, { status: 'completed', text, sessionId: state.sessionId, durationMs: numberField(payload, 'duration_ms') })];
       const message = stringField(error, 'message') ?? '';
       const info = camelKeys(error.codex_error_info);
-      const classified = classifyCodexError({ message, codexErrorInfo: info });
+      const failure = classifyCodexError({ message, codexErrorInfo: info });
       return [
-        { type: 'api_error', errorType: errorInfoName(info), text: message },
-        resultEvent(state.totals, { status: 'failed', text: message, sessionId: state.sessionId, apiErrorStatus: classified.httpStatus ?? null, durationMs: numberField(payload, 'duration_ms') }),
+        { type: 'api_error', errorType: apiErrorType(failure.kind), text: message },
+        resultEvent(state.totals, { status: 'failed', text: message, sessionId: state.sessionId, failure, durationMs: numberField(payload, 'duration_ms') }),
       ];
     }
     case 'turn_aborted':
@@ -186,7 +186,7 @@ function eventMsg(payload: JsonRecord, state: RolloutParseState, line: string): 
     case 'error':
     case 'stream_error': {
       const message = stringField(payload, 'message') ?? '';
-      return [{ type: 'api_error', errorType: kindOfText(message), text: message }];
+      return [{ type: 'api_error', errorType: apiErrorType(kindOfText(message)), text: message }];
     }
     default:
       return IGNORED_EVENTS.has(type) ? [] : [unparsed(state, 'unknown-type', line)];

@@ -34,7 +34,7 @@ describe('parseAppServerLine', () => {
     );
     expect(events.filter((e) => e.type === 'usage')).toHaveLength(1);
     expect(events.find((e) => e.type === 'output_usage')).toEqual({ type: 'output_usage', outputTokens: 40 });
-    expect(events.at(-1)).toMatchObject({ type: 'result', subtype: 'completed', contextWindow: 258_400, inputTokens: 500, outputTokens: 40, numTurns: 1, durationMs: 1234 });
+    expect(events.at(-1)).toMatchObject({ type: 'result', subtype: 'success', contextWindow: 258_400, inputTokens: 500, outputTokens: 40, numTurns: 1, durationMs: 1234 });
   });
 
   it('counts a line that is not JSON or a notification it does not know, and ignores the known noise', () => {
@@ -71,7 +71,7 @@ describe('parseAppServerLine', () => {
       ),
     ).toEqual([
       { type: 'api_retry', attempt: 2, maxRetries: 5, delayMs: 0, errorStatus: 502 },
-      { type: 'api_error', errorType: 'usageLimitExceeded', text: 'Quota exceeded. Check your plan and billing details.' },
+      { type: 'api_error', errorType: 'billing_error', text: 'Quota exceeded. Check your plan and billing details.' },
     ]);
   });
 });

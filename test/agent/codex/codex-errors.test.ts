@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyCodexError, errorInfoName, kindOfStatus, kindOfText, parseReconnecting } from '../../../src/agent/codex/codex-errors.js';
+import { apiErrorType, classifyCodexError, kindOfStatus, kindOfText, parseReconnecting } from '../../../src/agent/codex/codex-errors.js';
 import { camelKeys } from '../../../src/agent/codex/rollout-events.js';
 import type { CodexFailureClass } from '../../../src/agent/codex/codex-errors.js';
 import { isFailureClass, type FailureClass } from '../../../src/recovery/failure-class.js';
@@ -10,7 +10,7 @@ const asFailureClass = (name: CodexFailureClass): FailureClass => name;
 describe('classifyCodexError: codexErrorInfo first', () => {
   it.each([
     ['contextWindowExceeded', '', 'context_overflow', 'context_overflow', undefined],
-    ['usageLimitExceeded', 'Quota exceeded. Check your plan and billing details.', 'quota', 'budget_limit', undefined],
+    ['usageLimitExceeded', 'Quota exceeded. Check your plan and billing details.', 'quota', 'invalid_request', undefined],
     ['usageLimitExceeded', "You've hit your usage limit. Try again at 3:05 PM.", 'usage_limit', 'rate_limit', undefined],
     ['rateLimitExceeded', '', 'rate_limit', 'rate_limit', undefined],
     ['serverOverloaded', '', 'overloaded', 'overloaded', undefined],
@@ -73,10 +73,18 @@ describe('small readers', () => {
     expect(parseReconnecting('Reconnecting')).toBeUndefined();
   });
 
-  it('errorInfoName names a plain or a status variant', () => {
-    expect(errorInfoName('contextWindowExceeded')).toBe('contextWindowExceeded');
-    expect(errorInfoName({ httpConnectionFailed: { httpStatusCode: 401 } })).toBe('httpConnectionFailed');
-    expect(errorInfoName(null)).toBe('other');
+  it.each([
+    ['rate_limit', 'rate_limit'],
+    ['usage_limit', 'rate_limit'],
+    ['quota', 'billing_error'],
+    ['overloaded', 'overloaded'],
+    ['server_error', 'server_error'],
+    ['authentication', 'authentication_failed'],
+    ['context_overflow', 'invalid_request'],
+    ['policy', 'invalid_request'],
+    ['network', 'network'],
+  ] as const)("apiErrorType(%s) = %s (the API error type names classify.ts reads)", (kind, type) => {
+    expect(apiErrorType(kind)).toBe(type);
   });
 
   it("camelKeys turns the rollout's snake_case error info into the app-server's", () => {

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/agent-events.js';
 import { newCodexParseState, parseAppServerLine } from '../../../src/agent/codex/app-server-events.js';
-import { classifyCodexError } from '../../../src/agent/codex/codex-errors.js';
+import { sessionOutcomeOf } from '../../../src/agent/session-outcome.js';
+import { classifySessionEnd } from '../../../src/recovery/classify.js';
 import { newRolloutParseState, parseRolloutLine } from '../../../src/agent/codex/rollout-events.js';
 import { OPENAI_PRICES } from '../../../src/agent/codex/openai-prices.js';
 import type { PriceCall } from '../../../src/agent/codex/codex-usage.js';
@@ -31,6 +32,21 @@ async function rolloutEvents(name: string): Promise<AgentEvent[]> {
   return (await loadCodexFixture(VERSION, name, 'rollout')).flatMap((line) => parseRolloutLine(line, state));
 }
 
+/** What recovery/classify.ts makes of a session that ended with these events (codex exits 0 once its stdin closes). */
+function failureClassOf(events: AgentEvent[]): string {
+  const result = ofType(events, 'result').at(-1);
+  const lastApiError = ofType(events, 'api_error').at(-1);
+  const lastRetry = ofType(events, 'api_retry').at(-1);
+  const outcome = sessionOutcomeOf({ result, stopSignalled: false, killRequested: false, apiErrorSeen: lastApiError !== undefined });
+  return classifySessionEnd({
+    end: { outcome, exitCode: 0, signal: null, sawResult: result !== undefined, result, stderrTail: '', lastApiError, lastRetry },
+    stoppedBy: undefined,
+    refusals: [],
+  }).class;
+}
+
+const SUBTYPES = { completed: 'success', failed: 'error_during_execution', interrupted: 'interrupted' } as const;
+
 const ofType = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 interface Expected {
@@ -38,7 +54,7 @@ interface Expected {
   status: 'completed' | 'interrupted' | 'failed';
   calls: number;
   tools: string[];
-  /** The FailureClass of the turn's error. */
+  /** The FailureClass recovery/classify.ts gives the session's end. */
   failure?: string;
   apiErrorStatus?: number | null;
   /** Events the app-server parse must hold, by type. */
@@ -58,10 +74,12 @@ const expected: Record<string, Expected & { rollout?: Partial<Expected> | false 
   'rate-limit-exhausted': { status: 'failed', calls: 0, tools: [], failure: 'rate_limit', apiErrorStatus: 429, has: ['api_error'] },
   'context-overflow': { status: 'failed', calls: 0, tools: [], failure: 'context_overflow', apiErrorStatus: null, has: ['api_error'] },
   'context-overflow-stream': { status: 'failed', calls: 0, tools: [], failure: 'context_overflow', apiErrorStatus: null, has: ['api_error'] },
-  'quota-exceeded': { status: 'failed', calls: 0, tools: [], failure: 'budget_limit', apiErrorStatus: null, has: ['api_error'] },
+  // classify.ts's billing case: not retryable, "add credits or change the API key".
+  'quota-exceeded': { status: 'failed', calls: 0, tools: [], failure: 'invalid_request', apiErrorStatus: null, has: ['api_error'] },
   unauthorized: { status: 'failed', calls: 0, tools: [], failure: 'authentication', apiErrorStatus: 401, has: ['api_error'] },
   'server-error': { status: 'failed', calls: 0, tools: [], failure: 'server_error', apiErrorStatus: null, has: ['api_error'] },
-  overloaded: { status: 'failed', calls: 0, tools: [], failure: 'overloaded', apiErrorStatus: 503, has: ['api_error'] },
+  // classify.ts reads a 503 as a server error (retryable), as for claude.
+  overloaded: { status: 'failed', calls: 0, tools: [], failure: 'server_error', apiErrorStatus: 503, has: ['api_error'] },
   // The resumed turn's one call (from thread/tokenUsage/updated: a resumed thread has no raw events);
   // its rollout holds both turns.
   resumed: { status: 'completed', calls: 1, tools: [], rollout: { calls: 3, tools: ['Bash: echo one'] } },
@@ -81,17 +99,14 @@ describe('the recorded codex 0.171.0 sessions', () => {
       expect(events[0]).toMatchObject({ type: 'init', model: 'gpt-5.5', version: VERSION });
       const results = ofType(events, 'result');
       expect(results).toHaveLength(1);
-      expect(results[0]).toMatchObject({ subtype: want.status, isError: want.status === 'failed', numTurns: want.calls });
+      expect(results[0]).toMatchObject({ subtype: SUBTYPES[want.status], isError: want.status !== 'completed', numTurns: want.calls });
       if (want.calls > 0) expect(results[0]?.contextWindow).toBe(258_400);
       if (want.apiErrorStatus !== undefined) expect(results[0]?.apiErrorStatus).toBe(want.apiErrorStatus);
       expect(ofType(events, 'usage')).toHaveLength(want.calls);
       expect(ofType(events, 'output_usage')).toHaveLength(want.calls);
       expect(ofType(events, 'tool_start').map((e) => e.summary).sort()).toEqual([...want.tools].sort());
       for (const type of want.has ?? []) expect(ofType(events, type).length).toBeGreaterThan(0);
-      if (want.failure !== undefined) {
-        const [error] = ofType(events, 'api_error');
-        expect(classifyCodexError({ message: error?.text, codexErrorInfo: error?.errorType }).failureClass).toBe(want.failure);
-      }
+      if (want.failure !== undefined) expect(failureClassOf(events)).toBe(want.failure);
     });
 
     it('rollout: every line parses; usage and tools agree with the app-server', async () => {
@@ -102,11 +117,8 @@ describe('the recorded codex 0.171.0 sessions', () => {
       expect(ofType(events, 'init')).toEqual([expect.objectContaining({ model: 'gpt-5.5', version: VERSION })]);
       expect(ofType(events, 'usage')).toHaveLength(merged.calls);
       expect(ofType(events, 'tool_start').map((e) => e.summary).sort()).toEqual([...merged.tools].sort());
-      expect(ofType(events, 'result').at(-1)).toMatchObject({ subtype: merged.status });
-      if (merged.failure !== undefined) {
-        const [error] = ofType(events, 'api_error');
-        expect(classifyCodexError({ message: error?.text, codexErrorInfo: error?.errorType }).failureClass).toBe(merged.failure);
-      }
+      expect(ofType(events, 'result').at(-1)).toMatchObject({ subtype: SUBTYPES[merged.status] });
+      if (merged.failure !== undefined) expect(failureClassOf(events)).toBe(merged.failure);
     });
   });
 });
