@@ -19,7 +19,7 @@ import type { AgentEvent } from '../agent-events.js';
 import { numberField, recordField, stringField, type JsonRecord } from '../json-fields.js';
 import { redactThenCut, type Redactor } from '../../redact/index.js';
 import { summarizeToolUse } from '../tool-summary.js';
-import { classifyMessage, codexVersionOf, threadOfResponse } from './app-server-protocol.js';
+import { classifyMessage, codexVersionOf, threadOfResponse, type AppServerMessage } from './app-server-protocol.js';
 import { apiErrorType, classifyCodexError, parseReconnecting } from './codex-errors.js';
 import { codexTool } from './codex-tools.js';
 import { callEvents, newTotals, resultEvent, type CallUsage, type CodexTotals, type PriceCall } from './codex-usage.js';
@@ -43,6 +43,8 @@ export interface CodexParseState {
    * Known only with raw events (a resumed thread has none: then never set).
    */
   responseOpen: boolean;
+  /** Calls whose tools have all finished (thread/tokenUsage/updated has come for them). */
+  settledCalls: number;
   /** thread/start asked for raw events (a resumed thread gets none). */
   rawEventsAsked: boolean;
   /** rawResponse/completed seen: from then on usage comes from it alone. */
@@ -71,6 +73,7 @@ export function newCodexParseState(options: { redact?: Redactor; priceCall?: Pri
     turnId: undefined,
     turnEnded: false,
     responseOpen: false,
+    settledCalls: 0,
     rawUsage: false,
     compactionFrom: undefined,
     lastThreadTotal: undefined,
@@ -119,14 +122,19 @@ const IGNORED = new Set([
 ]);
 
 export function parseAppServerLine(line: string, state: CodexParseState): AgentEvent[] {
-  state.lineNumber += 1;
   let value: unknown;
   try {
     value = JSON.parse(line) as unknown;
   } catch {
+    state.lineNumber += 1;
     return [unparsed(state, 'not-json', line)];
   }
-  const message = classifyMessage(value);
+  return appServerMessageEvents(classifyMessage(value), line, state);
+}
+
+/** The events of one line already parsed and classified (the session reads the message for the protocol too). */
+export function appServerMessageEvents(message: AppServerMessage | undefined, line: string, state: CodexParseState): AgentEvent[] {
+  state.lineNumber += 1;
   if (message === undefined) return [unparsed(state, 'unknown-type', line)];
   switch (message.kind) {
     case 'response':
@@ -229,8 +237,9 @@ function onTokenUsage(params: JsonRecord, state: CodexParseState): AgentEvent[] 
     if (usage !== undefined) state.totals.lastContextTokens = usage.input;
     return [];
   }
-  if (state.rawUsage || repeated || usage === undefined || usage.input === 0) return [];
-  return callEvents(state.totals, `${stringField(params, 'turnId') ?? 'turn'}:${total ?? state.totals.calls}`, usage);
+  const events = state.rawUsage || repeated || usage === undefined || usage.input === 0 ? [] : callEvents(state.totals, `${stringField(params, 'turnId') ?? 'turn'}:${total ?? state.totals.calls}`, usage);
+  if (!repeated) state.settledCalls = state.totals.calls;
+  return events;
 }
 
 function onItem(item: JsonRecord | undefined, phase: 'started' | 'completed', state: CodexParseState): AgentEvent[] {

@@ -91,9 +91,13 @@ export function appServerCommand(input: AppServerCommandInput): AgentCommandLine
   return { command: input.command, args: ['app-server', ...hookFlags, ...(input.extraArgs ?? [])] };
 }
 
-/** Thread config debussy sets for every session: its hooks run without a trust prompt. */
+/**
+ * Thread config debussy sets for every session: its hooks run without a trust prompt, and commands
+ * run in a plain shell: a login shell (`bash -lc`, what the model asks for by default) reads
+ * /etc/profile, which resets PATH and hides the `debussy` shim (measured: "debussy: command not found").
+ */
 export function threadConfig(): JsonRecord {
-  return { bypass_hook_trust: true };
+  return { bypass_hook_trust: true, allow_login_shell: false };
 }
 
 export type PermissionModeName = 'default' | 'acceptEdits' | 'auto' | 'bypassPermissions' | 'dontAsk' | 'plan';

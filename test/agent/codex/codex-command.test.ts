@@ -71,9 +71,9 @@ describe("debussy's codex command line", () => {
       model: 'gpt-5.5',
       sandbox: 'workspace-write',
       approvalPolicy: 'never',
-      config: { bypass_hook_trust: true },
+      config: { bypass_hook_trust: true, allow_login_shell: false },
     });
-    expect(threadSettings({ cwd: '/w', model: '', permissions: codexPermissions(undefined) })).toEqual({ cwd: '/w', config: { bypass_hook_trust: true } });
+    expect(threadSettings({ cwd: '/w', model: '', permissions: codexPermissions(undefined) })).toEqual({ cwd: '/w', config: { bypass_hook_trust: true, allow_login_shell: false } });
   });
 });
 
@@ -97,7 +97,7 @@ describe('the app-server codec', () => {
       method: 'initialize',
       params: { clientInfo: { name: 'debussy', title: null, version: '1.2.3' }, capabilities: { experimentalApi: true, optOutNotificationMethods: expect.arrayContaining(['item/agentMessage/delta']) as unknown } },
     });
-    const settings = { cwd: '/w', approvalPolicy: 'never', sandbox: 'workspace-write', config: { bypass_hook_trust: true } } as const;
+    const settings = { cwd: '/w', approvalPolicy: 'never', sandbox: 'workspace-write', config: { bypass_hook_trust: true, allow_login_shell: false } } as const;
     expect(threadStartRequest(2, settings)).toEqual({ id: 2, method: 'thread/start', params: { ...settings, experimentalRawEvents: true } });
     expect(threadResumeRequest(2, 'th', settings)).toEqual({ id: 2, method: 'thread/resume', params: { threadId: 'th', ...settings } });
     expect(turnStartRequest(3, 'th', 'go')).toEqual({ id: 3, method: 'turn/start', params: { threadId: 'th', input: [{ type: 'text', text: 'go', text_elements: [] }] } });
