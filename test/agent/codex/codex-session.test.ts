@@ -34,7 +34,7 @@ async function session(script: ResponsesTurn[], options: Partial<CodexSessionOpt
   const shim = await shimDir(cwd);
   const env = codexEnv(home);
   const events: AgentEvent[] = [];
-  let current: AgentSession | undefined;
+  const holder: { agent?: AgentSession } = {};
   const agent = startCodexSession({
     launch: { command: CODEX_BIN, model: CODEX_TEST_MODEL, permissionMode: 'bypassPermissions' },
     cwd,
@@ -45,10 +45,10 @@ async function session(script: ResponsesTurn[], options: Partial<CodexSessionOpt
     onEvent: (event) => {
       events.push(event);
       options.onEvent?.(event);
-      if (current !== undefined) options.onSession?.(current, event);
+      if (holder.agent !== undefined) options.onSession?.(holder.agent, event);
     },
   });
-  current = agent;
+  holder.agent = agent;
   const end = await agent.ended;
   return { server, home, cwd, agent, end, events };
 }
