@@ -8,11 +8,13 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CODEX_VERSION } from './codex.js';
 
 export const CODEX_FIXTURES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'codex-streams');
 
 export type CodexFixtureKind = 'app-server' | 'exec' | 'rollout';
+
+/** The codex version the tests pin (package.json). */
+export const CODEX_VERSION = '0.171.0';
 
 export interface CodexFixtureExit {
   exitCode: number | null;

@@ -15,8 +15,7 @@ const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'
 
 /** The launcher users get on PATH (`node bin/codex.js`): on Node 20 it spawns the native binary and forwards signals. */
 export const CODEX_BIN: string = join(PROJECT_ROOT, 'node_modules', '.bin', 'codex');
-/** The version the tests pin (package.json). */
-export const CODEX_VERSION = '0.171.0';
+export { CODEX_VERSION } from './codex-fixtures.js';
 /** A model of codex 0.171.0's catalog: 272,000-token window, 95% usable (258,400 reported). */
 export const CODEX_TEST_MODEL = 'gpt-5.5';
 export const CODEX_KEY_ENV = 'DEBUSSY_TEST_OPENAI_KEY';
