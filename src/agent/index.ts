@@ -8,3 +8,4 @@ export { describeLogFailure, formatEventLine, sessionLogBase, sessionLogPaths, R
 export { readLineBatches } from './line-reader.js';
 export { SESSION_MARKER_VAR } from './session-processes.js';
 export { apiErrorMessage, startAgentSession, type AgentSession, type AgentSessionOptions, type SessionEnd, type StopCause } from './agent-session.js';
+export type { AgentCapabilities, AgentDriver, AgentLaunch, AgentName, ResumeKeep } from './agent-driver.js';

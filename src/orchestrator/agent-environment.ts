@@ -1,6 +1,7 @@
 /**
  * The environment of an agent session: debussy reachable on PATH (so `debussy done` works from the
- * agent's Bash tool), the ids that tie a signal to its attempt, and bounded CLI-internal retries.
+ * agent's shell tool) and the ids that tie a signal to its attempt. What one agent CLI reads of its
+ * own (claude's CLAUDE_* variables) its driver adds (agent/claude/claude-driver.ts).
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -44,8 +45,6 @@ export interface AgentEnvInput {
   planPath: string;
   phaseId: string;
   attemptId: string;
-  claudeMaxRetries: number;
-  apiTimeoutMs: number;
 }
 
 export function buildAgentEnv(input: AgentEnvInput): Record<string, string | undefined> {
@@ -56,10 +55,5 @@ export function buildAgentEnv(input: AgentEnvInput): Record<string, string | und
   env.DEBUSSY_PLAN = input.planPath;
   env.DEBUSSY_PHASE_ID = input.phaseId;
   env.DEBUSSY_ATTEMPT_ID = input.attemptId;
-  env.CLAUDE_ENV_FILE = sessionEnvFile(input.shimDir);
-  // debussy's config decides (claude_max_retries, api_timeout): a value left in the shell from
-  // elsewhere must not silently change how long a session may hang.
-  env.CLAUDE_CODE_MAX_RETRIES = String(input.claudeMaxRetries);
-  env.API_TIMEOUT_MS = String(input.apiTimeoutMs);
   return env;
 }

@@ -1,4 +1,5 @@
 /** What every phase of a run shares: where it runs, its settings, and where it reports. */
+import type { AgentDriver } from '../agent/agent-driver.js';
 import type { DebussyConfig } from '../config/index.js';
 import type { FileState, UserChange } from '../git/index.js';
 import type { Plan } from '../plan/types.js';
@@ -13,6 +14,8 @@ export interface PhaseContext {
   root: string;
   plan: Plan;
   config: DebussyConfig;
+  /** The agent CLI every session of the run goes through. */
+  agent: AgentDriver;
   runId: string;
   runDir: string;
   shimDir: string;

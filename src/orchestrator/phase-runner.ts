@@ -67,16 +67,12 @@ function newAttemptId(): string {
   return randomUUID().slice(0, 13);
 }
 
-/**
- * What a resumed session must keep from the one it continues. `claude --resume` without `--model`
- * falls back to the plain model (claude-opus-4-8, 200,000 tokens) even when the session ran on its
- * 1M variant (claude-opus-4-8[1m]); passing the init model back keeps the variant, and the window
- * keeps the monitor on the same scale (measured with 2.1.197).
- */
-function resumeOf(report: SessionReport): Pick<Attempt, 'resumeModel' | 'resumeWindow'> {
+/** What a resumed session must keep from the one it continues: the agent's driver knows what it forgets. */
+function resumeOf(ctx: PhaseContext, report: SessionReport): Pick<Attempt, 'resumeModel' | 'resumeWindow'> {
+  const keep = ctx.agent.resumeKeep({ model: report.model, contextWindow: report.snapshot.contextWindow });
   return {
-    ...(report.model === undefined ? {} : { resumeModel: report.model }),
-    ...(report.snapshot.contextWindow === undefined ? {} : { resumeWindow: report.snapshot.contextWindow }),
+    ...(keep.model === undefined ? {} : { resumeModel: keep.model }),
+    ...(keep.contextWindow === undefined ? {} : { resumeWindow: keep.contextWindow }),
   };
 }
 
@@ -107,7 +103,6 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   let recoveryState: RecoveryState = { ...initialRecoveryState(), retries: carry.retries };
   let model = config.model;
   const calibration = new TokenCalibration();
-  const claudePermissions = { ...(config.permission_mode === undefined ? {} : { mode: config.permission_mode }), allowedTools: config.allowed_tools, disallowedTools: config.disallowed_tools };
 
   const phaseState = async (): Promise<PhaseState> => {
     const state = await recorder.state();
@@ -195,13 +190,13 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
     sessionIndex += 1;
     const env = buildAgentEnv({
       base: ctx.env, shimDir: ctx.shimDir, projectRoot: ctx.root, runId: ctx.runId, planPath: ctx.plan.path,
-      phaseId: phase.id, attemptId: attempt.id, claudeMaxRetries: config.claude_max_retries, apiTimeoutMs: config.api_timeout,
+      phaseId: phase.id, attemptId: attempt.id,
     });
     const report = await runSession(
       {
         phaseId: phase.id, attemptId: attempt.id, sessionIndex, prompt: attempt.prompt,
         ...(attempt.resumeSessionId === undefined ? {} : { resumeSessionId: attempt.resumeSessionId }),
-        model: attempt.resumeModel ?? model, claudeCommand: config.claude_command, claudeArgs: config.claude_args, permissions: claudePermissions, cwd: ctx.root, env,
+        model: attempt.resumeModel ?? model, agent: ctx.agent, cwd: ctx.root, env, shimDir: ctx.shimDir,
         logDir: path.join(ctx.runDir, 'sessions'), thresholdPercent: config.context_threshold, toolCallThreshold: config.tool_call_threshold,
         contextWindow: config.context_window, maxContextTokens: config.max_context_tokens > 0 ? config.max_context_tokens : undefined,
         ...(attempt.resumeWindow === undefined ? {} : { inheritedContextWindow: attempt.resumeWindow }), calibration, stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
@@ -251,7 +246,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       const keepsModel = action.model === model;
       model = action.model;
       if (action.kind === 'resume') {
-        attempt = { ...attempt, prompt: buildRecoveryResumePrompt(failure.message), resumeSessionId: action.sessionId, ...(keepsModel ? resumeOf(report) : {}) };
+        attempt = { ...attempt, prompt: buildRecoveryResumePrompt(failure.message), resumeSessionId: action.sessionId, ...(keepsModel ? resumeOf(ctx, report) : {}) };
         continue;
       }
       const checkpoint = await checkpointFrom(failure.message, report.lastActivity);
@@ -293,7 +288,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         return finish({ status: 'failed', reason: step.reason, hint: step.hint });
       case 'continue':
         recorder.record({ type: 'notice', level: 'warning', phaseId: phase.id, message: `${step.reason}: continuing the same session once with a reminder` });
-        attempt = { ...attempt, prompt: buildReminderPrompt(phase.id), resumeSessionId: report.end.sessionId, continued: true, ...resumeOf(report) };
+        attempt = { ...attempt, prompt: buildReminderPrompt(phase.id), resumeSessionId: report.end.sessionId, continued: true, ...resumeOf(ctx, report) };
         continue;
       case 'restart': {
         const hit = report.crossing;

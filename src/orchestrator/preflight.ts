@@ -1,17 +1,14 @@
 /**
  * Checks made before anything starts: a plan that passes the audit (for the phases the run
- * selects: errors of the others are warnings), a claude that can be started,
- * a git repository when debussy must commit, and no unfinished edits of the user's under the
+ * selects: errors of the others are warnings), a git repository when debussy must commit, and no unfinished edits of the user's under the
  * agent (unless --allow-dirty). Each failure is one clear error; nothing has changed yet.
  */
 import path from 'node:path';
 import type { DebussyConfig } from '../config/index.js';
 import { PlanError, PrerequisiteError } from '../errors/index.js';
 import { hasTrackedChanges, isGitRepo, workingTreeStatus } from '../git/index.js';
-import { settingsError, userSettingsProblem } from '../agent/session-settings.js';
 import { auditPlan, findingsForSelection, formatFinding, selectedPhaseIds, type Phase, type PhaseSelection, type Plan } from '../plan/index.js';
 import { DEBUSSY_TOOL_RULES } from '../agent/claude-args.js';
-import { findExecutable } from '../process/find-executable.js';
 import { bashVerdict, editVerdict, type PermissionSettings } from '../permissions/rule-check.js';
 import { docFile } from '../install/package-files.js';
 
@@ -37,23 +34,11 @@ export async function loadAuditedPlan(planPath: string, config: DebussyConfig, c
 }
 
 export interface PreflightResult {
-  claudePath: string;
   useGit: boolean;
   gitRepo: boolean;
 }
 
-export async function checkPrerequisites(root: string, config: DebussyConfig, env: NodeJS.ProcessEnv): Promise<PreflightResult> {
-  const claudePath = findExecutable(config.claude_command, root, env.PATH);
-  if (!claudePath) {
-    throw new PrerequisiteError(
-      'E_CLAUDE_NOT_FOUND',
-      `the Claude Code command "${config.claude_command}" was not found${config.claude_command.includes('/') ? '' : ' on PATH'}`,
-      'Install it (npm install -g @anthropic-ai/claude-code), or set claude_command in .debussy/config.yaml to its path.',
-    );
-  }
-  // A user's --settings that claude could not read would fail every session: say so before any starts.
-  const settingsProblem = userSettingsProblem(config.claude_args, root);
-  if (settingsProblem !== undefined) throw settingsError(settingsProblem);
+export async function checkPrerequisites(root: string, config: DebussyConfig): Promise<PreflightResult> {
   const inRepo = await isGitRepo(root);
   if (config.auto_commit && !inRepo) {
     throw new PrerequisiteError('E_NOT_GIT_REPO', `auto-commit needs a git repository, and ${root} is not inside one`, 'Run `git init` and commit your files, or pass --no-auto-commit.');
@@ -68,7 +53,7 @@ export async function checkPrerequisites(root: string, config: DebussyConfig, en
       "Commit or stash them first, or pass --allow-dirty (debussy's commits then leave them out).",
     );
   }
-  return { claudePath, useGit: config.auto_commit && inRepo, gitRepo: inRepo };
+  return { useGit: config.auto_commit && inRepo, gitRepo: inRepo };
 }
 
 /** The gate commands of the phases a run will start, each once. */
@@ -77,7 +62,10 @@ export function gateCommandsOf(phases: readonly Phase[]): string[] {
   return [...new Set(commands.filter((command) => command !== ''))];
 }
 
-export function permissionSettingsOf(config: DebussyConfig): PermissionSettings {
+/** What of the config decides claude's permissions. */
+export type PermissionConfig = Pick<DebussyConfig, 'permission_mode' | 'allowed_tools' | 'disallowed_tools' | 'claude_args'>;
+
+export function permissionSettingsOf(config: PermissionConfig): PermissionSettings {
   return {
     mode: config.permission_mode,
     allowedTools: [...config.allowed_tools, ...DEBUSSY_TOOL_RULES],
@@ -92,7 +80,7 @@ export function permissionSettingsOf(config: DebussyConfig): PermissionSettings 
  * cannot run them works blind), and its own `debussy done`. A warning: the user's Claude Code
  * settings files may allow more than debussy can see.
  */
-export function permissionWarning(config: DebussyConfig, gateCommands: readonly string[]): string | undefined {
+export function permissionWarning(config: PermissionConfig, gateCommands: readonly string[]): string | undefined {
   const settings = permissionSettingsOf(config);
   const refusedGates = [...new Set(gateCommands)].filter((command) => bashVerdict(settings, command) === 'refused');
   const refused = [

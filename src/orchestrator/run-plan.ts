@@ -12,12 +12,13 @@ import type { Reporter } from '../report/reporter.js';
 import {
   acquireRunLock, JournalKeeper, journalKey, journalPath, latestRun, liveRunDir, liveStateDir, newRunId, projectJournalPath, readJournal, readPhaseMarks, recordPlanUsed, refuseNewerJournal, removeLeftoverLiveRuns, requireJournalKey, runDir, type AcquiredLock, type RunStatus,
 } from '../state/index.js';
-import { hooksOffWarning } from '../agent/session-settings.js';
+import type { AgentDriver } from '../agent/agent-driver.js';
+import { createClaudeDriver } from '../agent/claude/claude-driver.js';
 import { writeDebussyShim } from './agent-environment.js';
 import { SignalInbox } from '../agent-signals/signal-inbox.js';
 import type { PhaseContext, PhaseResult } from './phase-context.js';
 import { runPhase } from './phase-runner.js';
-import { checkPrerequisites, gateCommandsOf, permissionWarning } from './preflight.js';
+import { checkPrerequisites, gateCommandsOf } from './preflight.js';
 import { reclaimDeadRun } from './reclaim-dead-run.js';
 import { planResume } from './resume-plan.js';
 import { checkPlanChange } from './plan-change-check.js';
@@ -44,6 +45,8 @@ export interface RunPlanInput {
   resumeCommand: string;
   /** Completed phases stay done even when their phase file or gates changed since (no re-verification). */
   trustCompleted?: boolean;
+  /** The agent CLI the sessions run; default: Claude Code as the config sets it up. Tests pass an in-process one. */
+  agent?: AgentDriver;
 }
 
 export interface RunPlanResult {
@@ -64,7 +67,9 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   // A journal a newer debussy wrote is not continued half-understood: nothing starts, nothing changes.
   if (before) refuseNewerJournal(before.runId, before.journalVersion, path.relative(process.cwd(), plan.path) || plan.path);
   const resumingInterrupted = before?.state?.status === 'running' || before?.state?.status === 'interrupted';
-  const prereq = await checkPrerequisites(root, resumingInterrupted ? { ...config, allow_dirty: true } : config, input.env);
+  const agent = input.agent ?? createClaudeDriver(config);
+  agent.check(root, input.env);
+  const prereq = await checkPrerequisites(root, resumingInterrupted ? { ...config, allow_dirty: true } : config);
   // What the run records must be sealed, or the next run could not tell its verdicts from forged ones.
   const key = requireJournalKey();
 
@@ -148,10 +153,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     });
     // Before any phase starts: what changed in the plan and what this run does about it.
     if (planChange) recorder.record(planChange.event);
-    const permissionProblem = permissionWarning(config, gateCommandsOf(toRun));
-    if (permissionProblem !== undefined) recorder.record({ type: 'notice', level: 'warning', message: permissionProblem });
-    const hooksOff = hooksOffWarning(config.claude_args, root, input.env);
-    if (hooksOff !== undefined) recorder.record({ type: 'notice', level: 'warning', message: hooksOff });
+    for (const message of agent.warnings(root, input.env, gateCommandsOf(toRun))) recorder.record({ type: 'notice', level: 'warning', message });
     // Completions it cannot prove: verified again (or kept with --trust-completed), and the user is told why.
     for (const phase of selected) {
       const line = resume.unproven.get(phase.id);
@@ -171,7 +173,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     guard.watch({ recorder, lock, alsoKeep: [projectJournal] });
     const done = new Set(resume.completed.keys());
     const ctx: PhaseContext = {
-      root, plan, config, runId, runDir: dir, shimDir, recorder, reporter,
+      root, plan, config, agent, runId, runDir: dir, shimDir, recorder, reporter,
       useGit: prereq.useGit, gitRepo: prereq.gitRepo, interrupt: guard.interrupt, forceStop: input.forceStop, env: input.env,
       recovery: createRunRecovery(config, previousEvents),
       completedPhases: done,

@@ -1,10 +1,10 @@
 /**
- * Runs one agent session: starts claude, feeds its events to a fresh context monitor and the
+ * Runs one agent session: starts it through the agent's driver, feeds its events to a fresh context monitor and the
  * reporters, and stops it gracefully when the monitor fires (unless in one-shot mode). It reports
  * what happened; the phase runner decides what comes next.
  */
 import path from 'node:path';
-import { apiErrorMessage, buildClaudeArgs, describeCompaction, describeLogFailure, sessionLogPaths, startAgentSession, type AgentEvent, type AgentSession, type ClaudePermissions, type SessionEnd, type StopCause } from '../agent/index.js';
+import { apiErrorMessage, describeCompaction, describeLogFailure, sessionLogPaths, type AgentDriver, type AgentEvent, type AgentSession, type SessionEnd, type StopCause } from '../agent/index.js';
 import { ActivityTrail } from '../checkpoint/last-activity.js';
 import { ContextMonitor, createDisplaySnapshot, describeCrossing, type ContextCrossing, type ContextSnapshot, type TokenCalibration } from '../context/index.js';
 import { RefusalTracker, type Refusal } from '../permissions/refusals.js';
@@ -19,22 +19,22 @@ export interface SessionRequest {
   attemptId: string;
   sessionIndex: number;
   prompt: string;
-  /** Continue this claude session (`--resume`) instead of starting a new one. */
+  /** Continue this session of the agent instead of starting a new one. */
   resumeSessionId?: string;
   model: string | undefined;
-  claudeCommand: string;
-  claudeArgs: string[];
-  /** permission_mode / allowed_tools / disallowed_tools, passed as claude's own flags. */
-  permissions: ClaudePermissions;
+  /** The agent CLI the session runs (agent/agent-driver.ts). */
+  agent: AgentDriver;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** Where the agent's `debussy` lives (first on PATH in `env`). */
+  shimDir: string;
   logDir: string;
   thresholdPercent: number;
   toolCallThreshold: number;
   contextWindow: number | undefined;
   /** max_context_tokens: an absolute cap beside the threshold; undefined: none. */
   maxContextTokens: number | undefined;
-  /** A resumed session: the window its attempt started with (claude's --resume forgets the [1m] variant). */
+  /** A resumed session: the window its attempt started with (an agent may forget it on resume: AgentDriver.resumeKeep). */
   inheritedContextWindow?: number;
   /** The phase's token calibration: what one session learned about the model's counts, the next starts from. */
   calibration?: TokenCalibration;
@@ -137,15 +137,14 @@ export async function runSession(request: SessionRequest, recorder: RunRecorder,
   const logs = sessionLogPaths(request.logDir, request.phaseId, request.sessionIndex);
   // The callbacks above run only once events flow, after this assignment.
   const budgetBefore = request.budget === undefined ? undefined : sessionBudgetFlag(checkBudget(request.budget.limits, request.budget.spent));
-  const session: AgentSession = startAgentSession({
-    command: request.claudeCommand,
-    args: buildClaudeArgs({
-      ...(request.model === undefined ? {} : { model: request.model }), extraArgs: request.claudeArgs, permissions: request.permissions,
-      ...(request.resumeSessionId === undefined ? {} : { resumeSessionId: request.resumeSessionId }), ...(budgetBefore === undefined ? {} : { maxBudgetUsd: budgetBefore }),
-    }),
+  const session: AgentSession = request.agent.start({
+    prompt: request.prompt,
     cwd: request.cwd,
     env: request.env,
-    prompt: request.prompt,
+    shimDir: request.shimDir,
+    ...(request.model === undefined ? {} : { model: request.model }),
+    ...(request.resumeSessionId === undefined ? {} : { resumeSessionId: request.resumeSessionId }),
+    ...(budgetBefore === undefined ? {} : { maxBudgetUsd: budgetBefore }),
     rawLogPath: logs.raw,
     readableLogPath: logs.readable,
     stopGraceMs: request.stopGraceMs,
