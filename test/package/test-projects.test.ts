@@ -1,6 +1,6 @@
 /**
  * `npm run test:unit` runs vitest's `unit` project, which builds nothing: a test that runs the
- * real binaries (bin/debussy.js and the dist/ it runs, the claude CLI, the demo, CI's script) must
+ * real binaries (bin/debussy.js and the dist/ it runs, the claude and codex CLIs, the demo, CI's script) must
  * be in vitest.config.ts's E2E_TESTS, whose project builds dist/ first. Read from the tests'
  * sources: what a test file or a test helper it imports (at any depth) names.
  */
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { E2E_TESTS } from '../../vitest.config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const RUNS_A_BINARY = /DEBUSSY_BIN|CLAUDE_BIN|bin\/debussy\.js|node_modules\/\.bin\/|\.ci\/run|scripts\/demo|['"]dist['"]|['"`/]dist\/[\w-]+/;
+const RUNS_A_BINARY = /DEBUSSY_BIN|CLAUDE_BIN|CODEX_BIN|bin\/debussy\.js|node_modules\/\.bin\/|\.ci\/run|scripts\/demo|['"]dist['"]|['"`/]dist\/[\w-]+/;
 
 /** A glob of E2E_TESTS as a regular expression: `**` any path, `*` any name. */
 function globPattern(glob: string): RegExp {

@@ -1,0 +1,75 @@
+/**
+ * The Codex CLI behind the agent seam (agent-driver.ts), for the lead to register once `AgentName`
+ * holds 'codex' and the config has codex_command / codex_args: `codex app-server` with debussy's
+ * guard, permissions and model (codex-launch.ts), sessions run by codex-session.ts.
+ */
+import type { DebussyConfig } from '../../config/index.js';
+import { PrerequisiteError } from '../../errors/index.js';
+import { findExecutable } from '../../process/find-executable.js';
+import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
+import type { AgentSession } from '../agent-session.js';
+import { codexPermissions } from './codex-command.js';
+import { codexWindowForModel } from './codex-launch.js';
+import { startCodexSession } from './codex-session.js';
+import type { PriceCall } from './codex-usage.js';
+
+export interface CodexDriverConfig extends Pick<DebussyConfig, 'permission_mode' | 'allowed_tools' | 'disallowed_tools'> {
+  /** `codex` on PATH, or its path. */
+  codex_command: string;
+  /** The user's own flags for `codex app-server` (`-c key=value`). */
+  codex_args: readonly string[];
+}
+
+export type CodexDriver = Omit<AgentDriver, 'name'> & { readonly name: 'codex' };
+
+export function createCodexDriver(config: CodexDriverConfig, priceCall?: PriceCall): CodexDriver {
+  const toolRules = { allowed: config.allowed_tools.length, disallowed: config.disallowed_tools.length };
+  return {
+    name: 'codex',
+    displayName: 'Codex CLI',
+    // Hooks: the PreToolUse guard only; codex's compaction cannot be refused (docs/agents.md).
+    capabilities: { perCallUsage: true, gracefulStop: true, resume: true, hooks: true },
+
+    check(root: string, env: NodeJS.ProcessEnv): void {
+      if (findExecutable(config.codex_command, root, env.PATH) === undefined) {
+        throw new PrerequisiteError(
+          'E_CODEX_NOT_FOUND',
+          `the Codex CLI command "${config.codex_command}" was not found${config.codex_command.includes('/') ? '' : ' on PATH'}`,
+          'Install it (npm install -g @openai/codex), or set codex_command in .debussy/config.yaml to its path.',
+        );
+      }
+    },
+
+    warnings(): string[] {
+      return codexPermissions(config.permission_mode, toolRules).notes;
+    },
+
+    start(launch: AgentLaunch): AgentSession {
+      return startCodexSession({
+        launch: {
+          command: config.codex_command,
+          ...(launch.model === undefined ? {} : { model: launch.model }),
+          ...(config.permission_mode === undefined ? {} : { permissionMode: config.permission_mode }),
+          toolRules,
+          extraArgs: config.codex_args,
+        },
+        cwd: launch.cwd,
+        env: launch.env,
+        prompt: launch.prompt,
+        ...(launch.resumeSessionId === undefined ? {} : { resumeThreadId: launch.resumeSessionId }),
+        rawLogPath: launch.rawLogPath,
+        readableLogPath: launch.readableLogPath,
+        stopGraceMs: launch.stopGraceMs,
+        redact: launch.redact,
+        ...(launch.onLogFailure === undefined ? {} : { onLogFailure: launch.onLogFailure }),
+        ...(priceCall === undefined ? {} : { priceCall }),
+      });
+    },
+
+    /** thread/resume keeps the thread's model; the window keeps the monitor on codex's scale. */
+    resumeKeep(session): ResumeKeep {
+      const window = session.contextWindow ?? codexWindowForModel(session.model)?.window;
+      return { ...(session.model === undefined ? {} : { model: session.model }), ...(window === undefined ? {} : { contextWindow: window }) };
+    },
+  };
+}

@@ -1,0 +1,375 @@
+/**
+ * One debussy session through `codex app-server`: one process, one thread (started, or resumed
+ * from codex's saved rollout), one turn with the prompt. Its notifications become AgentEvents
+ * (app-server-events.ts) as they arrive, are logged, and the session stops gracefully on request
+ * (codex-stop.ts: the guard refuses new tool calls, turn/interrupt ends the turn, closing stdin ends
+ * codex and its tools). Whatever way it ends, no process of the session is left behind. It has the
+ * shape of the claude session (AgentSession), so the orchestrator can run either.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { AgentProcessError, type DebussyError } from '../../errors/index.js';
+import { processStartTime } from '../../process/identity.js';
+import { tailText } from '../../redact/index.js';
+import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from '../agent-events.js';
+import { launchProblem, spawnFailure } from '../agent-launch.js';
+import type { AgentSession, SessionEnd } from '../agent-session.js';
+import { EventQueue } from '../event-queue.js';
+import { readLineBytesBatches } from '../line-reader.js';
+import { sessionOutcomeOf } from '../session-outcome.js';
+import { SessionLogs, type LogFailure } from '../session-logs.js';
+import { SESSION_MARKER_VAR, SessionProcesses } from '../session-processes.js';
+import { createStopGuard, type StopGuard } from '../stop-guard.js';
+import * as rpc from './app-server-protocol.js';
+import { appServerMessageEvents, newCodexParseState, type CodexParseState } from './app-server-events.js';
+import { codexLaunch, type CodexLaunchInput } from './codex-launch.js';
+import { codexStopStep } from './codex-stop.js';
+import type { PriceCall } from './codex-usage.js';
+
+export interface CodexSessionOptions {
+  /** codex's command and debussy's settings for it (model, permission_mode, the user's flags). */
+  launch: Omit<CodexLaunchInput, 'cwd' | 'stopFile'>;
+  cwd: string;
+  /** The whole environment (the `debussy` shim's folder first on PATH; CODEX_HOME as the user has it). */
+  env: Record<string, string | undefined>;
+  prompt: string;
+  /** Continue this saved thread (thread/resume) instead of starting one. */
+  resumeThreadId?: string;
+  rawLogPath?: string;
+  readableLogPath?: string;
+  /** Each step of the stop (interrupt, close stdin, SIGTERM, SIGKILL) waits this long for the last. Default 5000. */
+  stopGraceMs?: number;
+  /** How long a graceful stop waits for a response still streaming. Default 30000. */
+  responseDrainMs?: number;
+  onEvent?: (event: AgentEvent) => void;
+  redact?: (text: string) => string;
+  onLogFailure?: (failure: LogFailure) => void;
+  /** debussy's estimate of one call's cost (codex reports none). */
+  priceCall?: PriceCall;
+}
+
+const DEFAULT_STOP_GRACE_MS = 5_000;
+const DEFAULT_RESPONSE_DRAIN_MS = 30_000;
+const STDERR_TAIL_CHARS = 4_096;
+const STDOUT_AFTER_EXIT_MS = 2_000;
+const CLIENT = { name: 'debussy', version: '1' };
+const INSTALL_HINT = 'Install the Codex CLI (npm install -g @openai/codex) or set codex_command in the config to its full path.';
+
+export function startCodexSession(options: CodexSessionOptions): AgentSession {
+  return new CodexSession(options);
+}
+
+function noop(): void {}
+
+class CodexSession implements AgentSession {
+  readonly pid: number;
+  readonly marker = randomUUID();
+  readonly startTime: number | undefined;
+  readonly ended: Promise<SessionEnd>;
+
+  private readonly startedAt = Date.now();
+  private readonly graceMs: number;
+  private readonly queue = new EventQueue<AgentEvent>();
+  private readonly state: CodexParseState;
+  private readonly logs: SessionLogs;
+  private readonly guard: StopGuard;
+  private readonly child: ChildProcessWithoutNullStreams | undefined;
+  private readonly processes: SessionProcesses | undefined;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private nextId = 1;
+  private readonly requests = new Map<rpc.RequestId, string>();
+  private result: ResultEvent | undefined;
+  private lastApiError: ApiErrorEvent | undefined;
+  private lastRetry: ApiRetryEvent | undefined;
+  private stderrTail = '';
+  private stop = { requested: false, immediate: false, reason: undefined as string | undefined, atCall: 0, drainExpired: false, guardArmed: false };
+  private interruptSent = false;
+  private stdinClosed = false;
+  private killRequested = false;
+  private exited = false;
+  /** Calls of the event the consumer is handling (onEvent) or was last handed (events()). */
+  private consumerCalls: number | undefined;
+
+  constructor(private readonly options: CodexSessionOptions) {
+    this.graceMs = Math.max(0, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
+    this.logs = new SessionLogs(options.rawLogPath, options.readableLogPath, options.redact, options.onLogFailure);
+    this.state = newCodexParseState({ ...(options.redact === undefined ? {} : { redact: options.redact }), ...(options.priceCall === undefined ? {} : { priceCall: options.priceCall }), rawEvents: options.resumeThreadId === undefined });
+    this.guard = createStopGuard(this.marker);
+    const launch = codexLaunch({ ...options.launch, cwd: options.cwd, stopFile: this.guard.stopFile });
+    for (const note of launch.notes) this.logs.note(`codex: ${note}`);
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
+    env[SESSION_MARKER_VAR] = this.marker;
+    let failure: DebussyError | undefined = launchProblem(launch.command, options.cwd, env.PATH);
+    if (failure?.code === 'E_AGENT_NOT_FOUND') failure = new AgentProcessError('E_AGENT_NOT_FOUND', `The codex command "${launch.command}" was not found or is not executable.`, { exitKind: 'prerequisites', hint: INSTALL_HINT });
+    let child: ChildProcessWithoutNullStreams | undefined;
+    if (failure === undefined) {
+      try {
+        // Its own process group: a Ctrl-C at the terminal reaches debussy, which stops the session in order.
+        child = spawn(launch.command, launch.args, { cwd: options.cwd, env, detached: true, stdio: 'pipe' });
+      } catch (error) {
+        failure = spawnFailure(launch.command, error);
+      }
+    }
+    this.child = child?.pid === undefined ? undefined : child;
+    this.pid = this.child?.pid ?? 0;
+    this.startTime = this.child === undefined ? undefined : processStartTime(this.pid);
+    if (this.child === undefined) {
+      this.processes = undefined;
+      this.ended = this.failToStart(failure ?? spawnFailure(launch.command, new Error('no process was started')));
+    } else {
+      this.processes = new SessionProcesses({ pid: this.pid, ...(this.startTime === undefined ? {} : { startTime: this.startTime }) }, this.marker);
+      this.ended = this.run(this.child, launch.thread);
+    }
+    this.ended.catch(noop);
+  }
+
+  events(): AsyncIterable<AgentEvent> {
+    const items = this.queue.iterate();
+    this.consumerCalls = 0;
+    const delivered = (event: AgentEvent) => {
+      if (event.type === 'usage') this.consumerCalls = (this.consumerCalls ?? 0) + 1;
+    };
+    return {
+      [Symbol.asyncIterator]: () => ({
+        async next(): Promise<IteratorResult<AgentEvent>> {
+          const item = await items.next();
+          if (item.done === true) return { value: undefined, done: true };
+          delivered(item.value);
+          return { value: item.value, done: false };
+        },
+        async return(): Promise<IteratorResult<AgentEvent>> {
+          await items.return?.();
+          return { value: undefined, done: true };
+        },
+      }),
+    };
+  }
+
+  requestStop(reason: string, options: { immediate?: boolean } = {}): void {
+    if (this.exited || this.killRequested) return;
+    if (!this.stop.requested) {
+      const atCall = this.consumerCalls ?? this.state.totals.calls;
+      // A response still streaming is the turn the stop was decided in: its usage comes at its end.
+      const current = atCall === this.state.totals.calls && this.state.responseOpen ? 1 : 0;
+      this.stop = { ...this.stop, requested: true, reason, atCall: atCall + current };
+      this.logs.note(`stop requested: ${reason}`);
+      this.after(this.options.responseDrainMs ?? DEFAULT_RESPONSE_DRAIN_MS, () => {
+        this.stop.drainExpired = true;
+        this.advance();
+      });
+    }
+    if (options.immediate === true) this.stop.immediate = true;
+    this.advance();
+  }
+
+  async kill(reason: string): Promise<void> {
+    if (!this.exited && !this.killRequested && this.child !== undefined) {
+      this.killRequested = true;
+      this.logs.note(`kill: ${reason}`);
+      this.signal('SIGKILL');
+    }
+    await this.ended.then(noop, noop);
+  }
+
+  private async failToStart(error: DebussyError): Promise<SessionEnd> {
+    this.exited = true;
+    this.logs.note(`could not start: ${error.message}`);
+    await this.logs.close();
+    this.queue.end({ error });
+    throw error;
+  }
+
+  private async run(child: ChildProcessWithoutNullStreams, thread: rpc.ThreadSettings): Promise<SessionEnd> {
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    child.on('error', (error) => this.appendStderr(`${String(error)}\n`));
+    child.stdin.on('error', noop); // codex gone: what was left to say does not matter
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => this.appendStderr(chunk));
+    this.processes?.start();
+    this.send((id) => rpc.initializeRequest(id, CLIENT), 'initialize');
+    let stdoutDone = false;
+    const pumped = this.pump(child, thread).finally(() => (stdoutDone = true));
+    const exit = await exited;
+    this.exited = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.queue.stopBackpressure();
+    if (!stdoutDone) {
+      const timer = setTimeout(() => child.stdout.destroy(), STDOUT_AFTER_EXIT_MS);
+      await pumped.catch(noop);
+      clearTimeout(timer);
+    }
+    await pumped.catch(noop);
+    this.queue.end();
+    const leftoverProcessesKilled = (await this.processes?.terminateLeftovers(this.killRequested ? 0 : this.graceMs)) ?? 0;
+    this.guard.dispose();
+    const outcome = sessionOutcomeOf({ result: this.result, stopSignalled: this.interruptSent || (this.stop.requested && this.stdinClosed), killRequested: this.killRequested, apiErrorSeen: this.lastApiError !== undefined });
+    const end: SessionEnd = {
+      outcome,
+      exitCode: exit.code,
+      signal: exit.signal,
+      ...(this.result === undefined ? {} : { result: this.result }),
+      sawResult: this.result !== undefined,
+      stopRequested: this.stop.requested,
+      ...(this.stop.reason === undefined ? {} : { stopReason: this.stop.reason }),
+      unparsedLines: this.state.unparsedLines,
+      stderrTail: tailText(this.stderrTail, STDERR_TAIL_CHARS),
+      ...(this.lastApiError === undefined ? {} : { lastApiError: this.lastApiError }),
+      ...(this.lastRetry === undefined ? {} : { lastRetry: this.lastRetry }),
+      ...(this.state.threadId === undefined ? {} : { sessionId: this.state.threadId }),
+      durationMs: Date.now() - this.startedAt,
+      leftoverProcessesKilled,
+      streamTokens: { input: this.state.totals.uncachedInput, output: this.state.totals.output },
+      incompleteLogs: [],
+    };
+    this.logs.note(`session ended: ${outcome} (exit ${exit.code ?? exit.signal ?? '?'}${end.sawResult ? '' : ', no turn/completed'}${leftoverProcessesKilled > 0 ? `, ${leftoverProcessesKilled} leftover processes ended` : ''})`);
+    await this.logs.close();
+    end.incompleteLogs = this.logs.incomplete();
+    return end;
+  }
+
+  private async pump(child: ChildProcessWithoutNullStreams, thread: rpc.ThreadSettings): Promise<void> {
+    for await (const batch of readLineBytesBatches(child.stdout)) {
+      for (let i = 0; i < batch.lines.length; i++) {
+        const line = batch.lines[i] as string;
+        this.logs.rawLine(line, batch.bytes[i]);
+        let message: rpc.AppServerMessage | undefined;
+        try {
+          message = rpc.classifyMessage(JSON.parse(line));
+        } catch {
+          message = undefined;
+        }
+        for (const event of appServerMessageEvents(message, line, this.state)) this.handle(event);
+        if (message !== undefined) this.converse(message, thread);
+        this.advance();
+      }
+      if (!this.logs.flush()) await this.logs.drained();
+      await this.queue.room();
+    }
+  }
+
+  /** The protocol's next step after a message: initialize, thread, turn; answers to codex's requests. */
+  private converse(message: rpc.AppServerMessage, thread: rpc.ThreadSettings): void {
+    if (message.kind === 'server_request') {
+      this.logs.note(`codex asked ${message.method}: declined (debussy runs codex unattended)`);
+      this.write(rpc.answerServerRequest(message));
+      return;
+    }
+    if (message.kind !== 'response' && message.kind !== 'error_response') return;
+    const method = this.requests.get(message.id);
+    this.requests.delete(message.id);
+    if (message.kind === 'error_response') {
+      // A refused thread/resume (an unknown thread) or turn: nothing will run; the session ends.
+      this.appendStderr(`codex app-server refused ${method ?? 'a request'}: ${message.message}\n`);
+      if (method !== 'turn/interrupt') this.closeStdin(`${method ?? 'a request'} was refused`);
+      return;
+    }
+    if (method === 'initialize') {
+      this.write(rpc.INITIALIZED_NOTIFICATION);
+      const resume = this.options.resumeThreadId;
+      if (resume === undefined) this.send((id) => rpc.threadStartRequest(id, thread), 'thread/start');
+      else this.send((id) => rpc.threadResumeRequest(id, resume, thread), 'thread/resume');
+    } else if (method === 'thread/start' || method === 'thread/resume') {
+      const threadId = this.state.threadId;
+      if (threadId === undefined) return this.closeStdin(`${method} answered without a thread`);
+      if (this.stop.requested) return this.closeStdin('stopped before the turn started');
+      this.send((id) => rpc.turnStartRequest(id, threadId, this.options.prompt), 'turn/start');
+    } else if (method === 'turn/start') {
+      this.state.turnId ??= rpc.turnIdOfResponse(message.result);
+    }
+  }
+
+  private handle(event: AgentEvent): void {
+    if (event.type === 'result') this.result = event;
+    else if (event.type === 'api_error') this.lastApiError = event;
+    else if (event.type === 'api_retry') this.lastRetry = event;
+    this.logs.event(event);
+    const delivered = this.consumerCalls;
+    this.consumerCalls = this.state.totals.calls;
+    try {
+      this.options.onEvent?.(event);
+    } catch (error) {
+      this.logs.note(`onEvent threw: ${String(error)}`);
+    } finally {
+      this.consumerCalls = delivered;
+    }
+    this.queue.push(event);
+  }
+
+  /** Takes the stop (or the session's natural end) one step further. */
+  private advance(): void {
+    if (this.exited) return;
+    const decision = codexStopStep({
+      stopRequested: this.stop.requested,
+      immediate: this.stop.immediate,
+      drainExpired: this.stop.drainExpired,
+      turnKnown: this.state.turnId !== undefined,
+      turnEnded: this.state.turnEnded,
+      interruptSent: this.interruptSent,
+      stdinClosed: this.stdinClosed,
+      calls: this.state.totals.calls,
+      stopCall: this.stop.atCall,
+      settledCalls: this.state.settledCalls,
+    });
+    if (decision.armGuard && !this.stop.guardArmed) {
+      this.stop.guardArmed = true;
+      this.guard.arm();
+    }
+    if (decision.step === 'interrupt') {
+      const { threadId, turnId } = this.state;
+      if (threadId === undefined || turnId === undefined) return;
+      this.interruptSent = true;
+      this.logs.note(`stopping: turn/interrupt (${this.state.pendingToolIds.size} tools running)`);
+      this.send((id) => rpc.turnInterruptRequest(id, threadId, turnId), 'turn/interrupt');
+      this.after(this.graceMs, () => this.closeStdin('the turn did not end after turn/interrupt'));
+    } else if (decision.step === 'close') {
+      this.closeStdin(this.state.turnEnded ? 'the turn has ended' : 'stopped before the turn started');
+    }
+  }
+
+  /** EOF on stdin ends codex (exit 0) and what its tools left running; then SIGTERM, then SIGKILL. */
+  private closeStdin(why: string): void {
+    if (this.stdinClosed || this.child === undefined) return;
+    this.stdinClosed = true;
+    this.logs.note(`closing codex's stdin: ${why}`);
+    this.child.stdin.end();
+    this.after(this.graceMs, () => {
+      this.logs.note(`still running: SIGTERM (SIGKILL in ${this.graceMs} ms if it has not exited)`);
+      this.signal('SIGTERM');
+      this.after(this.graceMs, () => this.signal('SIGKILL'));
+    });
+  }
+
+  private send(build: (id: number) => Record<string, unknown>, method: string): void {
+    const id = this.nextId++;
+    this.requests.set(id, method);
+    this.write(build(id));
+  }
+
+  private write(message: Record<string, unknown>): void {
+    if (this.stdinClosed || this.child === undefined) return;
+    this.child.stdin.write(rpc.encodeMessage(message));
+  }
+
+  /** To the process group: the launcher (node, on Node < 22.15) and the native binary it started. */
+  private signal(signal: NodeJS.Signals): void {
+    if (this.exited) return;
+    try {
+      process.kill(-this.pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+
+  private after(ms: number, action: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.exited) action();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  private appendStderr(chunk: string): void {
+    this.stderrTail = (this.stderrTail + chunk).slice(-2 * STDERR_TAIL_CHARS);
+  }
+}

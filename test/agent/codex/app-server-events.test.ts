@@ -1,0 +1,125 @@
+/** The app-server parser on lines the recordings do not cover: fallbacks, repeats, the unexpected. */
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../../src/agent/agent-events.js';
+import { newCodexParseState, parseAppServerLine, type CodexParseState } from '../../../src/agent/codex/app-server-events.js';
+import { codexTool, modelCommand } from '../../../src/agent/codex/codex-tools.js';
+import { outputFailed, patchFiles } from '../../../src/agent/codex/rollout-events.js';
+
+function feed(state: CodexParseState, ...messages: unknown[]): AgentEvent[] {
+  return messages.flatMap((m) => parseAppServerLine(typeof m === 'string' ? m : JSON.stringify(m), state));
+}
+
+const usage = (input: number, cached = 0, output = 10) => ({ totalTokens: input + output, inputTokens: input, cachedInputTokens: cached, cacheWriteInputTokens: 0, outputTokens: output, reasoningOutputTokens: 0 });
+const tokenUsage = (last: ReturnType<typeof usage>, totalInput: number) => ({ method: 'thread/tokenUsage/updated', params: { threadId: 't', turnId: 'u', tokenUsage: { last, total: usage(totalInput), modelContextWindow: 258_400 } } });
+const started = { method: 'turn/started', params: { threadId: 't', turn: { id: 'u' } } };
+
+describe('parseAppServerLine', () => {
+  it('without raw events, takes each call from thread/tokenUsage/updated once (an unchanged total is a repeat)', () => {
+    const state = newCodexParseState();
+    const events = feed(state, { id: 2, result: { thread: { id: 't' }, model: 'gpt-5.5', cwd: '/w' } }, started, tokenUsage(usage(1_000, 800), 1_000), tokenUsage(usage(1_000, 800), 1_000), tokenUsage(usage(1_500), 2_500));
+    expect(events.filter((e) => e.type === 'usage')).toEqual([
+      { type: 'usage', messageId: 'u:1010', model: 'gpt-5.5', inputTokens: 200, cacheReadTokens: 800, cacheCreationTokens: 0, contextTokens: 1_000 },
+      { type: 'usage', messageId: 'u:2510', model: 'gpt-5.5', inputTokens: 1_500, cacheReadTokens: 0, cacheCreationTokens: 0, contextTokens: 1_500 },
+    ]);
+  });
+
+  it('with raw events, thread/tokenUsage/updated only gives the window', () => {
+    const state = newCodexParseState();
+    const events = feed(
+      state,
+      started,
+      { method: 'rawResponse/completed', params: { threadId: 't', turnId: 'u', responseId: 'r1', usage: usage(2_000, 1_500, 40) } },
+      tokenUsage(usage(2_000, 1_500, 40), 2_000),
+      { method: 'turn/completed', params: { threadId: 't', turn: { id: 'u', status: 'completed', error: null, durationMs: 1234 } } },
+    );
+    expect(events.filter((e) => e.type === 'usage')).toHaveLength(1);
+    expect(events.find((e) => e.type === 'output_usage')).toEqual({ type: 'output_usage', outputTokens: 40 });
+    expect(events.at(-1)).toMatchObject({ type: 'result', subtype: 'success', contextWindow: 258_400, inputTokens: 500, outputTokens: 40, numTurns: 1, durationMs: 1234 });
+  });
+
+  it('counts a line that is not JSON or a notification it does not know, and ignores the known noise', () => {
+    const state = newCodexParseState();
+    const events = feed(state, 'not json', { method: 'thread/somethingNew', params: {} }, { method: 'account/rateLimits/updated', params: {} }, { id: 3, error: { code: 1, message: 'no' } });
+    expect(events).toEqual([
+      { type: 'unparsed_line', lineNumber: 1, reason: 'not-json', preview: 'not json' },
+      { type: 'unparsed_line', lineNumber: 2, reason: 'unknown-type', preview: '{"method":"thread/somethingNew","params":{}}' },
+    ]);
+    expect(state.unparsedLines).toBe(2);
+  });
+
+  it('redacts the preview of a line it cannot read', () => {
+    const state = newCodexParseState({ redact: (text) => text.replace(/sk-\w+/g, '[key]') });
+    expect(feed(state, 'oops sk-secret123')).toEqual([{ type: 'unparsed_line', lineNumber: 1, reason: 'not-json', preview: 'oops [key]' }]);
+  });
+
+  it('a tool seen only completed still gets its start; a failed command is an error', () => {
+    const state = newCodexParseState();
+    const item = { type: 'commandExecution', id: 'c1', command: "/bin/bash -lc 'false'", status: 'failed', exitCode: 1, aggregatedOutput: '' };
+    expect(feed(state, { method: 'item/completed', params: { item } }).map((e) => [e.type, 'isError' in e ? e.isError : undefined])).toEqual([
+      ['tool_start', undefined],
+      ['tool_result', true],
+    ]);
+  });
+
+  it('a retry notice becomes api_retry, a final error api_error', () => {
+    const state = newCodexParseState();
+    expect(
+      feed(
+        state,
+        { method: 'error', params: { willRetry: true, error: { message: 'Reconnecting... 2/5', codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: 502 } } } } },
+        { method: 'error', params: { willRetry: false, error: { message: 'Quota exceeded. Check your plan and billing details.', codexErrorInfo: 'usageLimitExceeded' } } },
+      ),
+    ).toEqual([
+      { type: 'api_retry', attempt: 2, maxRetries: 5, delayMs: 0, errorStatus: 502 },
+      { type: 'api_error', errorType: 'billing_error', text: 'Quota exceeded. Check your plan and billing details.' },
+    ]);
+  });
+});
+
+describe('codex tools in debussy names', () => {
+  it.each([
+    ["/bin/bash -lc 'npm test'", 'npm test'],
+    ["/bin/bash -c 'echo it'\\''s'", "echo it's"],
+    ["/bin/zsh -lc 'ls -la'", 'ls -la'],
+    ['npm test', 'npm test'],
+  ])('modelCommand(%s) = %s', (command, expected) => {
+    expect(modelCommand({ command })).toBe(expected);
+  });
+
+  it('takes the model command from commandActions when the shell form is unknown', () => {
+    expect(modelCommand({ command: 'pwsh -c x', commandActions: [{ type: 'unknown', command: 'x' }] })).toBe('x');
+  });
+
+  it('maps MCP and file changes; other items are not tools', () => {
+    expect(codexTool({ type: 'mcpToolCall', server: 'docs', tool: 'search', arguments: { q: 'x' }, status: 'completed', result: { content: [{ type: 'text', text: 'found' }] } })).toEqual({
+      name: 'mcp__docs__search',
+      input: { q: 'x' },
+      output: 'found',
+      isError: false,
+    });
+    expect(codexTool({ type: 'fileChange', changes: [{ path: '/w/a.ts' }, { path: '/w/b.ts' }], status: 'declined' })).toEqual({
+      name: 'apply_patch',
+      input: { file_path: '/w/a.ts', files: ['/w/a.ts', '/w/b.ts'] },
+      output: 'declined: /w/a.ts, /w/b.ts',
+      isError: true,
+    });
+    expect(codexTool({ type: 'reasoning' })).toBeUndefined();
+  });
+});
+
+describe('rollout readers', () => {
+  it('patchFiles lists the files of a patch', () => {
+    expect(patchFiles('*** Begin Patch\n*** Add File: a.md\n+x\n*** Update File: src/b.ts\n@@\n*** Delete File: c\n*** End Patch\n')).toEqual(['a.md', 'src/b.ts', 'c']);
+  });
+
+  it.each([
+    ['Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\nok\n', false],
+    ['Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 2\nOutput:\n', true],
+    ['Exit code: 1\nWall time: 0 seconds\nOutput:\nfailed\n', true],
+    ['Command blocked by PreToolUse hook: stop. Command: ls', true],
+    ['Wall time: 0.3 seconds\naborted by user', true],
+    ['Chunk ID: 1\nProcess running with session ID 42\n', false],
+  ])('outputFailed(%j) = %s', (output, failed) => {
+    expect(outputFailed(output)).toBe(failed);
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * Stopping a codex 0.171.0 app-server session: debussy's PreToolUse guard, turn/interrupt, signals,
+ * and what happens to a tool that is still running. Measured through the real binary.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { appServerCommand, debussyCodexHooks, threadConfig } from '../../src/agent/codex/codex-command.js';
+import { fullAccess, finish, itemsOf, openTurn, runTurn } from '../support/codex-turn.js';
+import { findDescendants, isAlive } from '../support/process-tree.js';
+import { recordCodexFixture } from '../support/codex-fixtures.js';
+import { rolloutFiles } from '../support/codex.js';
+import { execCommand, toolOutputs } from '../support/scripted-responses.js';
+
+async function stopFile(armed: boolean): Promise<string> {
+  const file = join(tmpdir(), `debussy-codex-stop-${process.pid}-${Date.now()}`);
+  if (armed) await writeFile(file, '');
+  onTestFinished(async () => {
+    const { rm } = await import('node:fs/promises');
+    await rm(file, { force: true });
+  });
+  return file;
+}
+
+/** debussy's hook flags for app-server, as its command builder makes them. */
+function hookArgs(file: string): string[] {
+  return appServerCommand({ command: 'codex', hooks: debussyCodexHooks(file) }).args.slice(1);
+}
+
+const withHookTrust = (cwd: string) => ({ ...fullAccess(cwd), config: threadConfig() });
+
+/** The pid of the tool's `sleep 30` once it runs (bash -lc takes a moment to get there). */
+async function runningTool(rootPid: number): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const [pid] = await findDescendants(rootPid, /^sleep 30$/);
+    if (pid !== undefined) return pid;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the tool never started');
+}
+
+/** Waits until `pid` is gone (or `ms` passed); true when it is gone. */
+async function gone(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (!(await isAlive(pid))) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return !(await isAlive(pid));
+}
+
+describe("debussy's PreToolUse guard in codex app-server", () => {
+  it('refuses every tool call once the stop file exists: no command item, the model is told, the turn goes on', async () => {
+    const file = await stopFile(true);
+    const { server, cwd, client, completed } = await runTurn(
+      [{ kind: 'calls', calls: [execCommand('echo one > one.txt', 'call_blocked')] }, { kind: 'text', text: 'I was stopped.' }],
+      'go',
+      { args: hookArgs(file), settings: withHookTrust },
+    );
+    expect(existsSync(join(cwd, 'one.txt'))).toBe(false);
+    expect(itemsOf(client, 'item/started', 'commandExecution')).toEqual([]);
+    const hooks = client.notifications('hook/completed').map((n) => n.params.run as Record<string, unknown>);
+    expect(hooks).toEqual([expect.objectContaining({ eventName: 'preToolUse', status: 'blocked', entries: [{ kind: 'feedback', text: 'debussy: this session is stopping; do not start new work' }] })]);
+    // The refusal is the tool's output; codex then asks the model again (debussy must end the session itself).
+    expect(toolOutputs(server.responseRequests()[1]!)).toEqual([
+      { callId: 'call_blocked', output: 'Command blocked by PreToolUse hook: debussy: this session is stopping; do not start new work. Command: echo one > one.txt' },
+    ]);
+    expect(completed.params).toMatchObject({ turn: { status: 'completed' } });
+    await finish(client, 'hook-blocked');
+  });
+
+  it('lets calls through while the stop file is absent (the hook runs, exit 0)', async () => {
+    const file = await stopFile(false);
+    const { cwd, client } = await runTurn([{ kind: 'calls', calls: [execCommand('echo one > one.txt')] }, { kind: 'text', text: 'ok' }], 'go', {
+      args: hookArgs(file),
+      settings: withHookTrust,
+    });
+    expect(existsSync(join(cwd, 'one.txt'))).toBe(true);
+    expect(client.notifications('hook/completed').map((n) => (n.params.run as Record<string, unknown>).status)).toEqual(['completed']);
+    await finish(client);
+  });
+
+  it('does not run an untrusted hook: without bypass_hook_trust the refused call runs', async () => {
+    const file = await stopFile(true);
+    const { cwd, client } = await runTurn([{ kind: 'calls', calls: [execCommand('echo one > one.txt')] }, { kind: 'text', text: 'ok' }], 'go', { args: hookArgs(file) });
+    expect(existsSync(join(cwd, 'one.txt'))).toBe(true);
+    expect(client.notifications('hook/started')).toEqual([]);
+    await finish(client);
+  });
+});
+
+describe('ending a codex app-server turn while a tool runs', () => {
+  const longTool = (marker: string) => [{ kind: 'calls' as const, calls: [execCommand(`sleep 30; echo ${marker}`)] }, { kind: 'text' as const, text: 'never' }];
+
+  it('turn/interrupt ends the turn at once (status interrupted, no further request) but leaves the tool running until stdin closes', async () => {
+    const marker = `interrupt-${Date.now()}`;
+    const { server, client, threadId, turnId } = await openTurn(longTool(marker));
+    await client.waitForNotification('item/started', (p) => (p.item as { type?: string }).type === 'commandExecution');
+    const tool = await runningTool(client.codex.pid);
+    const sentAt = Date.now();
+    await client.interrupt(threadId, turnId);
+    const completed = await client.waitForNotification('turn/completed');
+    expect(client.codex.startedAt + completed.at - sentAt).toBeLessThan(1_000);
+    expect(completed.params).toMatchObject({ turn: { status: 'interrupted', error: null } });
+    expect(itemsOf(client, 'item/completed', 'commandExecution')).toEqual([]);
+    // The tool lives on as a background terminal the model could poll; closing stdin ends it.
+    expect(await isAlive(tool)).toBe(true);
+    client.close();
+    expect(await gone(tool, 3_000)).toBe(true);
+    const result = await client.codex.done;
+    expect(result.exitCode).toBe(0);
+    expect(server.responseRequests()).toHaveLength(1);
+    await recordCodexFixture('interrupted', 'app-server', result.lines.map((l) => l.raw), { exitCode: result.exitCode, signal: result.signal, stderr: '' });
+    const [rollout] = await rolloutFiles(client.codex.home);
+    await recordCodexFixture('interrupted', 'rollout', (await readFile(rollout!, 'utf8')).split('\n').filter((l) => l !== ''));
+  });
+
+  it('SIGTERM: app-server exits 0 at once and kills the running tool', async () => {
+    const { client } = await openTurn(longTool(`term-${Date.now()}`));
+    await client.waitForNotification('item/started', (p) => (p.item as { type?: string }).type === 'commandExecution');
+    const tool = await runningTool(client.codex.pid);
+    const sentAt = Date.now();
+    client.codex.signal('SIGTERM');
+    const result = await client.codex.done;
+    expect(Date.now() - sentAt).toBeLessThan(2_000);
+    expect(result).toMatchObject({ exitCode: 0, signal: null });
+    expect(await gone(tool, 2_000)).toBe(true);
+    expect(client.notifications('turn/completed')).toEqual([]);
+  });
+
+  it('SIGINT: app-server dies of the signal and ORPHANS the running tool', async () => {
+    const { client } = await openTurn(longTool(`int-${Date.now()}`));
+    await client.waitForNotification('item/started', (p) => (p.item as { type?: string }).type === 'commandExecution');
+    const tool = await runningTool(client.codex.pid);
+    onTestFinished(() => {
+      try {
+        process.kill(tool, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    });
+    client.codex.signal('SIGINT');
+    const result = await client.codex.done;
+    expect(result.exitCode === 130 || result.signal === 'SIGINT').toBe(true);
+    expect(await gone(tool, 1_000)).toBe(false);
+  });
+});
