@@ -9,5 +9,5 @@ export { readLineBatches } from './line-reader.js';
 export { SESSION_MARKER_VAR } from './session-processes.js';
 export { parseStreamLine, newStreamParseState, type StreamParseState } from './claude/stream-parser.js';
 export { buildClaudeArgs, permissionArgs, CLAUDE_STREAM_FLAGS, DEBUSSY_TOOL_RULES, type ClaudePermissions } from './claude/claude-args.js';
-export { sessionOutcomeOf, type SessionEndFacts } from './claude/session-outcome.js';
+export { sessionOutcomeOf, type SessionEndFacts } from './session-outcome.js';
 export { startAgentSession, type AgentSessionOptions } from './claude/claude-session.js';

@@ -26,6 +26,8 @@ import { codexLaunch, type CodexLaunchInput } from './codex-launch.js';
 import { codexStopStep } from './codex-stop.js';
 import type { PriceCall } from './codex-usage.js';
 
+const CODEX_INSTALL_HINT = 'Install Codex CLI (npm install -g @openai/codex) or set codex_command in the config to its full path.';
+
 export interface CodexSessionOptions {
   /** codex's command and debussy's settings for it (model, permission_mode, the user's flags). */
   launch: Omit<CodexLaunchInput, 'cwd' | 'stopFile'>;
@@ -100,7 +102,7 @@ class CodexSession implements AgentSession {
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
     env[SESSION_MARKER_VAR] = this.marker;
-    let failure: DebussyError | undefined = launchProblem(launch.command, options.cwd, env.PATH);
+    let failure: DebussyError | undefined = launchProblem(launch.command, options.cwd, env.PATH, CODEX_INSTALL_HINT);
     if (failure?.code === 'E_AGENT_NOT_FOUND') failure = new AgentProcessError('E_AGENT_NOT_FOUND', `The codex command "${launch.command}" was not found or is not executable.`, { exitKind: 'prerequisites', hint: INSTALL_HINT });
     let child: ChildProcessWithoutNullStreams | undefined;
     if (failure === undefined) {
@@ -108,7 +110,7 @@ class CodexSession implements AgentSession {
         // Its own process group: a Ctrl-C at the terminal reaches debussy, which stops the session in order.
         child = spawn(launch.command, launch.args, { cwd: options.cwd, env, detached: true, stdio: 'pipe' });
       } catch (error) {
-        failure = spawnFailure(launch.command, error);
+        failure = spawnFailure(launch.command, error, CODEX_INSTALL_HINT);
       }
     }
     this.child = child?.pid === undefined ? undefined : child;
@@ -116,7 +118,7 @@ class CodexSession implements AgentSession {
     this.startTime = this.child === undefined ? undefined : processStartTime(this.pid);
     if (this.child === undefined) {
       this.processes = undefined;
-      this.ended = this.failToStart(failure ?? spawnFailure(launch.command, new Error('no process was started')));
+      this.ended = this.failToStart(failure ?? spawnFailure(launch.command, new Error('no process was started'), CODEX_INSTALL_HINT));
     } else {
       this.processes = new SessionProcesses({ pid: this.pid, ...(this.startTime === undefined ? {} : { startTime: this.startTime }) }, this.marker);
       this.ended = this.run(this.child, launch.thread);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionOutcomeOf, type ResultEvent, type SessionEndFacts, type SessionOutcome } from '../../../src/agent/index.js';
+import { sessionOutcomeOf, type ResultEvent, type SessionEndFacts, type SessionOutcome } from '../../src/agent/index.js';
 
 const result = (fields: Partial<ResultEvent>): ResultEvent => ({ type: 'result', subtype: 'success', isError: false, costUsd: 0, inputTokens: 0, outputTokens: 0, ...fields });
 const facts = (fields: Partial<SessionEndFacts>): SessionEndFacts => ({ result: undefined, stopSignalled: false, killRequested: false, apiErrorSeen: false, ...fields });

@@ -8,7 +8,7 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { debussyHooks } from './session-settings.js';
+import { debussyHooks } from './claude/session-settings.js';
 
 export interface StopGuard {
   stopFile: string;

@@ -3,8 +3,8 @@
  * exit code alone (claude exits 0 without a result when interrupted while waiting for the API).
  * Pure.
  */
-import type { ResultEvent } from '../agent-events.js';
-import type { SessionOutcome } from '../agent-session.js';
+import type { ResultEvent } from './agent-events.js';
+import type { SessionOutcome } from './agent-session.js';
 
 
 export interface SessionEndFacts {
