@@ -4,7 +4,8 @@
  * reporters consume them. Fields the wire may omit stay optional.
  */
 export type AgentEvent =
-  | { type: 'init'; sessionId: string; model: string; cwd?: string; version?: string; tools: string[] }
+  /** `agent`: the CLI's name when it is not claude (codex). */
+  | { type: 'init'; sessionId: string; model: string; cwd?: string; version?: string; tools: string[]; agent?: string }
   /** `system/status` "requesting": an API request is about to start (needs --include-partial-messages). */
   | { type: 'request_started' }
   /** The context the model saw on one API call; once per message id, main agent only. */

@@ -60,7 +60,7 @@ export function formatEventLine(event: AgentEvent): string {
 function eventLine(event: AgentEvent): string {
   switch (event.type) {
     case 'init':
-      return `session ${event.sessionId} started: model ${event.model}${event.version === undefined ? '' : `, claude ${event.version}`}${event.cwd === undefined ? '' : `, cwd ${event.cwd}`}`;
+      return `session ${event.sessionId} started: model ${event.model}${event.version === undefined ? '' : `, ${event.agent ?? 'claude'} ${event.version}`}${event.cwd === undefined ? '' : `, cwd ${event.cwd}`}`;
     case 'request_started':
       return 'request sent to the API';
     case 'output_usage':

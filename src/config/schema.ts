@@ -96,6 +96,10 @@ export const CONFIG_SCHEMA = {
     kind: 'string', default: undefined, flag: '--model', group: 'agent',
     description: "Model passed to claude with --model (unset: claude's default).",
   },
+  agent: {
+    kind: 'string', default: 'claude', choices: ['claude', 'codex'], flag: '--agent', group: 'agent',
+    description: 'The agent CLI every session runs: claude (Claude Code) or codex (OpenAI Codex CLI, through `codex app-server`). See docs/agents.md for what each can do.',
+  },
   claude_command: {
     kind: 'string', default: 'claude', group: 'agent',
     description: 'The Claude Code executable (a name on PATH or a path).',
@@ -103,6 +107,14 @@ export const CONFIG_SCHEMA = {
   claude_args: {
     kind: 'string[]', default: [], group: 'agent',
     description: 'Extra arguments for every claude session, e.g. ["--max-turns", "200"]. For permissions use permission_mode / allowed_tools. A --settings file or JSON given here is merged with debussy\'s own hooks into the one --settings claude gets.',
+  },
+  codex_command: {
+    kind: 'string', default: 'codex', group: 'agent',
+    description: 'The Codex CLI executable (a name on PATH or a path), for agent: codex.',
+  },
+  codex_args: {
+    kind: 'string[]', default: [], group: 'agent',
+    description: 'Extra arguments for every `codex app-server`, e.g. ["-c", "model_reasoning_effort=high"], for agent: codex.',
   },
   claude_max_retries: {
     kind: 'integer', default: 2, min: 0, max: 15, group: 'agent',
@@ -255,8 +267,11 @@ export interface DebussyConfig {
   max_commit_file_size: number;
   allow_dirty: boolean;
   model: string | undefined;
+  agent: 'claude' | 'codex';
   claude_command: string;
   claude_args: string[];
+  codex_command: string;
+  codex_args: string[];
   claude_max_retries: number;
   api_timeout: number;
   permission_mode: 'default' | 'acceptEdits' | 'auto' | 'bypassPermissions' | 'dontAsk' | 'plan' | undefined;

@@ -6,6 +6,8 @@
  * adds models. Pure.
  */
 
+import { OPENAI_PRICES } from '../agent/codex/openai-prices.js';
+
 export interface TokenPrices {
   input: number;
   output: number;
@@ -64,6 +66,8 @@ export const SHIPPED_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-mythos-5': TIER_10_50,
   'claude-mythos-5-1': TIER_10_50_READ_0_25,
   'claude-mythos-5-2': TIER_8_40,
+  // The models codex runs (agent: codex), OpenAI's list prices (agent/codex/openai-prices.ts).
+  ...OPENAI_PRICES,
 };
 
 /** claude prices a model it does not know as its default model (Opus 5.5): so does debussy, and says so. */

@@ -203,7 +203,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         ...(attempt.resumeSessionId === undefined ? {} : { resumeSessionId: attempt.resumeSessionId }),
         model: attempt.resumeModel ?? model, agent: ctx.agent, cwd: ctx.root, env, shimDir: ctx.shimDir,
         logDir: path.join(ctx.runDir, 'sessions'), thresholdPercent: config.context_threshold, toolCallThreshold: config.tool_call_threshold,
-        contextWindow: config.context_window, maxContextTokens: config.max_context_tokens > 0 ? config.max_context_tokens : undefined,
+        contextWindow: config.context_window ?? ctx.agent.contextWindowFor?.(attempt.resumeModel ?? model), maxContextTokens: config.max_context_tokens > 0 ? config.max_context_tokens : undefined,
         ...(attempt.resumeWindow === undefined ? {} : { inheritedContextWindow: attempt.resumeWindow }), calibration, stopOnCrossing: !oneShot, stopGraceMs: config.stop_grace,
         sessionTimeoutMs: config.session_timeout, stallTimeoutMs: config.stall_timeout, signal: ctx.interrupt, forceStop: ctx.forceStop,
         prices: ctx.prices, ...(beforeSession.remainingUsd === undefined ? {} : { budget: { limits: budgetLimits, spent, resumeCommand: ctx.resumeCommand } }),

@@ -13,7 +13,7 @@ import {
   acquireRunLock, JournalKeeper, journalKey, journalPath, latestRun, liveRunDir, liveStateDir, newRunId, projectJournalPath, readJournal, readPhaseMarks, recordPlanUsed, refuseNewerJournal, removeLeftoverLiveRuns, requireJournalKey, runDir, type AcquiredLock, type RunStatus,
 } from '../state/index.js';
 import type { AgentDriver } from '../agent/agent-driver.js';
-import { createClaudeDriver } from '../agent/claude/claude-driver.js';
+import { agentForRun } from './agent-for-run.js';
 import { LiveRunFiles } from './live-run-files.js';
 import { RunInputs } from './run-inputs.js';
 import { SignalInbox } from '../agent-signals/signal-inbox.js';
@@ -71,7 +71,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   const before = input.fresh ? undefined : await latestRun(root, plan.path);
   // A journal a newer debussy wrote is not continued half-understood: nothing starts, nothing changes.
   if (before) refuseNewerJournal(before.runId, before.journalVersion, path.relative(process.cwd(), plan.path) || plan.path);
-  const agent = input.agent ?? createClaudeDriver(config);
+  const agent = input.agent ?? agentForRun(config, priced.table);
   agent.check(root, input.env);
   const prereq = await checkPrerequisites(root, continuesRun(before?.state) ? { ...config, allow_dirty: true } : config);
   // What the run records must be sealed, or the next run could not tell its verdicts from forged ones.

@@ -38,7 +38,7 @@ function journalLine(event: JournalEvent): JournalLine | undefined {
     case 'attempt_started':
       return event.kind === 'initial' ? undefined : { level: 'info', text: `phase ${event.phaseId}: ${event.kind} session (restarts ${event.restart}, retries ${event.retry})` };
     case 'session_started':
-      return { level: 'info', text: `phase ${event.phaseId}: session ${event.sessionIndex} started (claude pid ${event.agentPid})` };
+      return { level: 'info', text: `phase ${event.phaseId}: session ${event.sessionIndex} started (${event.agent ?? 'claude'} pid ${event.agentPid})` };
     case 'session_ended':
       return {
         level: event.outcome === 'completed' || event.outcome === 'stopped' ? 'info' : 'warning',

@@ -107,6 +107,8 @@ export interface SessionStartedEvent extends Base {
   attemptId: string;
   sessionIndex: number;
   agentPid: number;
+  /** The agent CLI (agent/agent-driver.ts AgentName); journals before it ran claude. */
+  agent?: string;
   /** Process start time (clock ticks since boot) so a recycled PID is never taken for ours. */
   agentStartTime?: number;
   /**

@@ -165,7 +165,7 @@ function onResponse(result: unknown, state: CodexParseState): AgentEvent[] {
 function initEvent(state: CodexParseState): AgentEvent[] {
   if (state.initSent || state.threadId === undefined) return [];
   state.initSent = true;
-  return [{ type: 'init', sessionId: state.threadId, model: state.totals.model ?? 'unknown', cwd: state.cwd, version: state.version, tools: [] }];
+  return [{ type: 'init', sessionId: state.threadId, model: state.totals.model ?? 'unknown', cwd: state.cwd, version: state.version, tools: [], agent: 'codex' }];
 }
 
 function onNotification(method: string, params: JsonRecord, state: CodexParseState, line: string): AgentEvent[] {

@@ -1,7 +1,7 @@
 /**
- * The Codex CLI behind the agent seam (agent-driver.ts), for the lead to register once `AgentName`
- * holds 'codex' and the config has codex_command / codex_args: `codex app-server` with debussy's
- * guard, permissions and model (codex-launch.ts), sessions run by codex-session.ts.
+ * The Codex CLI behind the agent seam (agent-driver.ts), chosen with `agent: codex` / `--agent
+ * codex`: `codex app-server` with debussy's guard, permissions and model (codex-launch.ts),
+ * sessions run by codex-session.ts.
  */
 import type { DebussyConfig } from '../../config/index.js';
 import { PrerequisiteError } from '../../errors/index.js';
@@ -20,7 +20,7 @@ export interface CodexDriverConfig extends Pick<DebussyConfig, 'permission_mode'
   codex_args: readonly string[];
 }
 
-export type CodexDriver = Omit<AgentDriver, 'name'> & { readonly name: 'codex' };
+export type CodexDriver = AgentDriver;
 
 export function createCodexDriver(config: CodexDriverConfig, priceCall?: PriceCall): CodexDriver {
   const toolRules = { allowed: config.allowed_tools.length, disallowed: config.disallowed_tools.length };
@@ -64,6 +64,10 @@ export function createCodexDriver(config: CodexDriverConfig, priceCall?: PriceCa
         ...(launch.onLogFailure === undefined ? {} : { onLogFailure: launch.onLogFailure }),
         ...(priceCall === undefined ? {} : { priceCall }),
       });
+    },
+
+    contextWindowFor(model: string | undefined): number | undefined {
+      return codexWindowForModel(model)?.window;
     },
 
     /** thread/resume keeps the thread's model; the window keeps the monitor on codex's scale. */

@@ -93,7 +93,7 @@ function unparsed(state: RolloutParseState, reason: 'not-json' | 'unknown-type',
 function initEvent(state: RolloutParseState): AgentEvent[] {
   if (state.initSent || state.sessionId === undefined) return [];
   state.initSent = true;
-  return [{ type: 'init', sessionId: state.sessionId, model: state.totals.model ?? 'unknown', cwd: state.cwd, version: state.version, tools: [] }];
+  return [{ type: 'init', sessionId: state.sessionId, model: state.totals.model ?? 'unknown', cwd: state.cwd, version: state.version, tools: [], agent: 'codex' }];
 }
 
 function usageRecord(payload: JsonRecord, state: RolloutParseState): AgentEvent[] {

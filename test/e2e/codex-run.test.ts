@@ -1,0 +1,97 @@
+/**
+ * `debussy run --agent codex` through the real binaries: debussy's bin, the real codex (0.171.0,
+ * app-server) against the scripted Responses server, real git. The agent works, signals with the
+ * `debussy` on its PATH (the run's shim, answered by the run's inbox), debussy verifies the gates
+ * and commits; a second run's phase crosses the context threshold and restarts from a checkpoint,
+ * as with Claude Code.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import YAML from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { readJournal } from '../../src/state/index.js';
+import { latestRun } from '../../src/state/index.js';
+import { DEBUSSY_BIN } from '../cli/cli-harness.js';
+import { CODEX_BIN, CODEX_TEST_MODEL, codexEnv } from '../support/codex.js';
+import { useCodexHome, useScriptedResponses } from '../support/codex-per-test.js';
+import { planFiles } from '../support/plan-files.js';
+import { git, tempGitRepo } from '../support/temp-git-repo.js';
+import { execCommand, type RecordedResponsesRequest, type ResponsesTurn } from '../support/scripted-responses.js';
+import { CHECKPOINT_HEADING } from '../../src/checkpoint/restart-prompt.js';
+import { onTestFinished } from 'vitest';
+
+async function project(phases: Parameters<typeof planFiles>[1], config: Record<string, unknown> = {}) {
+  const repo = await tempGitRepo({
+    ...planFiles('Codex Plan', phases),
+    '.gitignore': '.debussy/runs/\n.debussy/run.lock\n.debussy/project.ndjson\n',
+    '.debussy/config.yaml': YAML.stringify({ agent: 'codex', codex_command: CODEX_BIN, model: CODEX_TEST_MODEL, permission_mode: 'bypassPermissions', stop_grace: '3s', ...config }),
+  });
+  onTestFinished(repo.cleanup);
+  return repo.dir;
+}
+
+/** The scripted server runs in this process: debussy must run beside it, never block it. */
+function debussy(dir: string, args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [DEBUSSY_BIN, ...args], { cwd: dir, env: { ...env, CI: 'true' }, encoding: 'utf8', timeout: 90_000 }, (error, stdout, stderr) => {
+      resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+    });
+  });
+}
+
+const write = (file: string, text: string, id: string) => execCommand(`mkdir -p ${path.dirname(file)} && printf '%s\\n' '${text}' > ${file}`, id);
+
+describe('debussy run --agent codex', () => {
+  it('runs a phase through the real codex: the work is committed, the signal reaches the run, the gates decide', async () => {
+    const script: ResponsesTurn[] = [
+      { kind: 'calls', calls: [write('src/hello.txt', 'hello', 'call_write')], text: 'Writing the file.' },
+      { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] },
+      { kind: 'text', text: 'Phase 1 is done.' },
+    ];
+    const server = await useScriptedResponses({ script });
+    const home = await useCodexHome({ baseUrl: server.baseUrl });
+    const dir = await project([{ id: '1', title: 'Hello', gates: [{ name: 'hello', command: 'test -f src/hello.txt' }] }]);
+    const result = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], codexEnv(home));
+    if (result.status !== 0) console.log(result.stdout, result.stderr);
+    expect(result.stderr + result.stdout).not.toMatch(/\n\s+at .*\.js:\d+/);
+    expect(result.status).toBe(0);
+    const run = await latestRun(dir);
+    const events = (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
+    expect(events.filter((e) => e.type === 'signal')).toEqual([expect.objectContaining({ phaseId: '1', status: 'completed' })]);
+    expect(events.filter((e) => e.type === 'gate_result')).toEqual([expect.objectContaining({ name: 'hello', passed: true })]);
+    const ended = events.find((e) => e.type === 'session_ended');
+    expect(ended).toMatchObject({ outcome: 'completed' });
+    // codex reports no cost: debussy prices its calls with OpenAI's list prices.
+    expect((ended as { costUsd?: number } | undefined)?.costUsd ?? 0).toBeGreaterThan(0);
+    expect(await git(dir, 'log', '--format=%s', '-1')).toContain('phase 1');
+    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('src/hello.txt');
+  });
+
+  it('restarts a session that crosses the context threshold, from a checkpoint, and finishes the phase', async () => {
+    // Answered by what each request holds: a stop can leave a scripted reply unasked.
+    const script = (req: RecordedResponsesRequest): ResponsesTurn => {
+      const body = JSON.stringify(req.body);
+      if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
+      if (body.includes('call_b')) return { kind: 'text', text: 'Continuing.' };
+      // Its context is above 40% of codex's window (the threshold here): the session stops after its tool.
+      if (body.includes('call_a')) return { kind: 'calls', calls: [write('b.txt', 'second', 'call_b')], usage: { input_tokens: 120_000 } };
+      return { kind: 'calls', calls: [write('a.txt', 'first', 'call_a')] };
+    };
+    const server = await useScriptedResponses({ script });
+    const home = await useCodexHome({ baseUrl: server.baseUrl });
+    const dir = await project([{ id: '1', title: 'Two files', gates: [{ name: 'both', command: 'test -f a.txt && test -f b.txt' }] }], { context_threshold: 40, max_context_tokens: 0 });
+    const result = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], codexEnv(home));
+    expect(result.status).toBe(0);
+    const run = await latestRun(dir);
+    const events = (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
+    expect(events.filter((e) => e.type === 'context_crossed')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'restart')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'session_started')).toHaveLength(2);
+    // The second session began with the checkpoint, which names the first session's files.
+    const resumed = server.responseRequests().find((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING));
+    expect(JSON.stringify(resumed?.body)).toContain('a.txt');
+    // The stop let the crossing call's own tool finish (b.txt) and both files went into the restart's checkpoint commit.
+    expect(await git(dir, 'log', '--format=%s', '-1')).toMatch(/^debussy: checkpoint phase 1 \(restart 1\/3, context \d+%\)/);
+    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim().split('\n').sort()).toEqual(['a.txt', 'b.txt']);
+  });
+});
