@@ -132,7 +132,11 @@ export class LiveSessionFile {
     this.closed = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    rmSync(this.file, { force: true });
+    try {
+      rmSync(this.file, { force: true });
+    } catch {
+      /* not a directory any more: the run's state guard reports the loss */
+    }
   }
 
   private flush(): void {
@@ -148,7 +152,12 @@ export class LiveSessionFile {
       writeFileSync(temp, `${JSON.stringify(live)}\n`);
       renameSync(temp, this.file);
     } catch {
-      rmSync(temp, { force: true });
+      // The state directory is gone or is not one any more (the agent replaced it): nothing to clean up there.
+      try {
+        rmSync(temp, { force: true });
+      } catch {
+        /* the run's state guard reports the loss */
+      }
     }
   }
 }

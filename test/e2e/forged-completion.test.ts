@@ -94,7 +94,9 @@ describe('a completion appended to the journal after the run ended', () => {
     const events = await project.journal();
     expect(eventsOf(events, 'notice').map((n) => n.message)).toContain(told);
     // Its gates ran first and failed, so the agent worked on it (a paid session), and then they passed.
-    expect(eventsOf(events, 'baseline_result')).toMatchObject([{ phaseId: '1', name: 'check', passed: false, reverify: true }]);
+    expect(eventsOf(events, 'baseline_result')[0]).toMatchObject({ phaseId: '1', name: 'check', passed: false, reverify: true });
+    // The failed first run's baseline is carried too (the phase resumes where that run left it).
+    expect(eventsOf(events, 'baseline_result').slice(1)).toMatchObject(eventsOf(events, 'baseline_result').slice(1).map(() => ({ phaseId: '1', passed: false, fromRunId: firstRun })));
     expect(project.api.mainRequests().length).toBeGreaterThan(requestsBefore);
     expect(eventsOf(events, 'gate_result').at(-1)).toMatchObject({ phaseId: '1', passed: true });
     expect(eventsOf(events, 'phase_ended')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
