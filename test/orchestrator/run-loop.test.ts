@@ -37,16 +37,23 @@ afterAll(async () => {
 });
 
 /** The template with the plan's files in it, committed by the test's own hand: the plan is the user's, never the run's work. */
-function copyOfTemplate(phases: PhaseSpec[]): { dir: string } {
+/**
+ * A project with the plan's files: a copy of the committed template with the plan committed by
+ * the test's own hand (the plan is the user's, never the run's work) when the test looks at
+ * commits; else a plain folder (auto_commit off, no git process at all), for the decisions alone.
+ */
+function projectWith(phases: PhaseSpec[], withGit: boolean): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'debussy-loop-'));
-  cpSync(template.dir, dir, { recursive: true });
+  if (withGit) cpSync(template.dir, dir, { recursive: true });
   for (const [file, content] of Object.entries(planFiles('Loop', phases))) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), content);
   }
-  execFileSync('git', ['add', '-A'], { cwd: dir });
-  execFileSync('git', ['commit', '--quiet', '-m', 'the plan'], { cwd: dir });
-  return { dir };
+  if (withGit) {
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    execFileSync('git', ['commit', '--quiet', '-m', 'the plan'], { cwd: dir });
+  }
+  return dir;
 }
 
 interface Outcome {
@@ -64,10 +71,11 @@ const FAST: Partial<DebussyConfig> = { backoff_base: 1, backoff_max: 5, stop_gra
 
 async function run(
   scripts: SessionScript[],
-  options: { phases?: PhaseSpec[]; config?: Partial<DebussyConfig>; window?: number; interrupt?: AbortController } = {},
+  options: { phases?: PhaseSpec[]; config?: Partial<DebussyConfig>; window?: number; interrupt?: AbortController; git?: boolean } = {},
 ): Promise<Outcome> {
   const phases = options.phases ?? [{ id: '1', title: 'One', gates: [{ name: 'check', command: 'true' }] }];
-  const repo = copyOfTemplate(phases);
+  const withGit = options.git === true;
+  const repo = { dir: projectWith(phases, withGit) };
   try {
     const parsed = await parsePlan(path.join(repo.dir, 'plans/e2e/MASTER_PLAN.md'));
     if (parsed.plan === undefined) throw new Error('the test plan did not parse');
@@ -75,7 +83,7 @@ async function run(
     const interrupt = options.interrupt ?? new AbortController();
     const notices: string[] = [];
     const result = await runPlan({
-      root: repo.dir, plan: parsed.plan, config: { ...defaultConfig(), ...FAST, ...options.config },
+      root: repo.dir, plan: parsed.plan, config: { ...defaultConfig(), ...FAST, auto_commit: withGit, ...options.config },
       reporter: { runStarted() {}, journal() {}, agent() {}, notice: (_level, message) => notices.push(message), runFinished() {}, close() {} },
       interrupt: interrupt.signal, forceStop: new AbortController().signal,
       env: { ...process.env, DEBUSSY_STATE_DIR: stateDir }, resumeCommand: 'debussy run plans/e2e/MASTER_PLAN.md', agent,
@@ -83,8 +91,8 @@ async function run(
     const { events } = await readJournal(journalPath(repo.dir, result.runId));
     const state = (await loadRun(repo.dir, result.runId))?.state;
     if (state === undefined) throw new Error('no run state');
-    const commits = (await git(repo.dir, 'log', '--format=%s')).trim().split('\n').slice(0, -2);
-    const committed = (await git(repo.dir, 'log', '--name-only', '--format=', 'HEAD~' + String(commits.length) + '..HEAD')).split('\n').filter((line) => line !== '');
+    const commits = withGit ? (await git(repo.dir, 'log', '--format=%s')).trim().split('\n').slice(0, -2) : [];
+    const committed = withGit ? (await git(repo.dir, 'log', '--name-only', '--format=', 'HEAD~' + String(commits.length) + '..HEAD')).split('\n').filter((line) => line !== '') : [];
     return { exitCode: result.exitCode, state, events, agent, commits, committed, notices };
   } finally {
     rmSync(repo.dir, { recursive: true, force: true });
@@ -100,7 +108,7 @@ const ofType = <T extends JournalEvent['type']>(events: readonly JournalEvent[],
 
 describe.concurrent('the run loop, with an in-process agent', () => {
   it('completes a phase whose session signals done and whose gates pass, in one commit of its work', async () => {
-    const out = await run([script({ call: 20_000 }, touch('a.txt'), done, success)]);
+    const out = await run([script({ call: 20_000 }, touch('a.txt'), done, success)], { git: true });
     expect(out.exitCode).toBe(EXIT_CODES.success.code);
     expect(out.state.phases['1']?.status).toBe('completed');
     expect(sessionsOf(out.events)).toBe(1);
@@ -111,7 +119,7 @@ describe.concurrent('the run loop, with an in-process agent', () => {
     const out = await run([
       script({ call: 100_000 }, touch('first.txt'), { call: 170_000 }, touch('second.txt'), { call: 175_000 }, success),
       script({ call: 20_000 }, touch('third.txt'), done, success),
-    ], { config: { context_threshold: 80 } });
+    ], { config: { context_threshold: 80 }, git: true });
     expect(out.exitCode).toBe(EXIT_CODES.success.code);
     expect(ofType(out.events, 'context_crossed')).toHaveLength(1);
     expect(ofType(out.events, 'restart')).toHaveLength(1);
@@ -177,7 +185,7 @@ describe.concurrent('the run loop, with an in-process agent', () => {
   it('an interrupt stops the session, commits its work as interrupted, and ends the run (exit interrupted)', async () => {
     const interrupt = new AbortController();
     const ctrlC: ScriptStep = { tool: 'Bash', run: () => interrupt.abort() };
-    const out = await run([script({ call: 20_000 }, touch('a.txt'), ctrlC, { hang: true })], { interrupt });
+    const out = await run([script({ call: 20_000 }, touch('a.txt'), ctrlC, { hang: true })], { interrupt, git: true });
     expect(out.exitCode).toBe(EXIT_CODES.interrupted.code);
     expect(out.commits.some((subject) => /interrupted/i.test(subject))).toBe(true);
     expect(out.state.phases['1']?.status).toBe('in_progress');
@@ -190,7 +198,7 @@ describe.concurrent('the run loop, with an in-process agent', () => {
   });
 
   it('a usage limit that resets beyond max_wait pauses the run with its work committed (exit usage limit)', async () => {
-    const out = await run([script({ call: 20_000 }, touch('a.txt'), { usageLimit: Math.floor(Date.now() / 1000) + 6 * 3600 })], { config: { max_wait: 60_000 } });
+    const out = await run([script({ call: 20_000 }, touch('a.txt'), { usageLimit: Math.floor(Date.now() / 1000) + 6 * 3600 })], { config: { max_wait: 60_000 }, git: true });
     expect(out.exitCode).toBe(EXIT_CODES.usageLimit.code);
     expect(out.commits).toHaveLength(1);
   });
