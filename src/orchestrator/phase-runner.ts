@@ -155,6 +155,12 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
     return result;
   };
 
+  /** An interrupt (or a stop of the run): the work so far is committed as interrupted, and the next run resumes the phase. */
+  const stopInterrupted = async (): Promise<PhaseResult> => {
+    await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
+    return finish({ status: 'interrupted' });
+  };
+
   // The gates' verdict before the first session; a changed completed phase whose gates pass is done.
   if ((await takeBaseline(ctx, phase, carry)).kind === 'reverified') {
     recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'completed', reason: `verified again (${carry.reverify ?? 'the plan changed'}): every gate passes` });
@@ -186,8 +192,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   for (;;) {
     // A Ctrl-C that came while debussy was committing or waiting: start nothing new.
     if (ctx.interrupt.aborted) {
-      await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
-      return finish({ status: 'interrupted' });
+      return stopInterrupted();
     }
     const spent = await spentSoFar();
     const beforeSession = checkBudget(budgetLimits, spent);
@@ -225,8 +230,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       const waited = await waitForUsageLimit(ctx, phase.id, usageLimit);
       if (waited.kind === 'beyond_max_wait') return finish({ status: 'paused', reason: waited.reason, hint: waited.hint, exitKind: 'usageLimit' });
       if (waited.kind === 'interrupted') {
-        await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
-        return finish({ status: 'interrupted' });
+        return stopInterrupted();
       }
       const checkpoint = await checkpointFrom(`the usage limit (${usageLimit.kind}) reset after a wait`, report.lastActivity);
       attempt = startAttempt('resume', buildRestartPrompt(checkpoint, phasePrompt));
@@ -245,8 +249,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
       if (action.delayMs > 0) {
         ctx.reporter.notice('warning', `phase ${phase.id}: waiting ${(action.delayMs / 1000).toFixed(1)} s before the next session (${action.waitReason})`);
         if (!(await waitUnlessInterrupted(action.delayMs, ctx.interrupt))) {
-          await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
-          return finish({ status: 'interrupted' });
+          return stopInterrupted();
         }
       }
       const keepsModel = action.model === model;
@@ -286,8 +289,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
 
     switch (step.kind) {
       case 'interrupted':
-        await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
-        return finish({ status: 'interrupted' });
+        return stopInterrupted();
       case 'blocked':
         return finish({ status: 'blocked', reason: step.reason });
       case 'fail':
@@ -342,8 +344,7 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
         switch (verdict.kind) {
           case 'interrupted':
             // Stopped while verifying: the gates' verdict is unknown; the next run resumes the phase.
-            await commits.commit({ phaseId: phase.id, phaseTitle: phase.title, purpose: 'interrupted', restart: restarts });
-            return finish({ status: 'interrupted' });
+            return stopInterrupted();
           case 'abort_permissions':
             return finish({ status: 'aborted', reason: verdict.reason, hint: verdict.hint, exitKind: 'permissions' });
           case 'fail':
