@@ -97,6 +97,8 @@ const NETWORK = [
   /network error/i,
   /other side closed/i,
   /request timed out/i,
+  // codex: "stream disconnected before completion: error sending request ..."
+  /stream disconnected/i,
 ];
 const SERVER_ERROR = [/internal server error/i, /bad gateway/i, /service unavailable/i, /gateway timeout/i, /\bapi_error\b/];
 // Claude Code will not skip permission checks as root outside a sandbox (IS_SANDBOX=1).
@@ -160,6 +162,9 @@ function apiTypeClass(type: string | undefined): FailureClass | undefined {
     case 'server_error':
     case 'api_error':
       return 'server_error';
+    // codex's drivers name a dropped connection so (agent/codex/codex-errors.ts).
+    case 'network':
+      return 'network';
     default:
       return undefined;
   }

@@ -113,6 +113,8 @@ describe('classifySessionEnd table', () => {
     { name: 'a connection dropped (2.1.332)', input: failed({ result: { apiErrorStatus: null, text: 'API Error: Connection dropped mid-request, retrying may help' }, apiError: { errorType: 'unknown', text: '' } }), cls: 'network' },
     { name: 'ECONNRESET', input: failed({ result: { apiErrorStatus: null, text: 'API Error: Connection error. (ECONNRESET)' }, apiError: { errorType: 'server_error', text: '' } }), cls: 'network' },
     { name: 'fetch failed', input: failed({ result: { apiErrorStatus: null, text: 'TypeError: fetch failed' } }), cls: 'network' },
+    { name: "codex's stream disconnected (its api_error type network)", input: failed({ result: { apiErrorStatus: null, text: 'stream disconnected before completion: error sending request for url (http://127.0.0.1:1/v1/responses)' }, apiError: { errorType: 'network', text: 'stream disconnected before completion' } }), cls: 'network' },
+    { name: 'stream disconnected, by its words alone', input: failed({ result: { apiErrorStatus: null, text: 'stream disconnected before completion' } }), cls: 'network' },
     { name: '408 request timeout', input: failed({ result: { apiErrorStatus: 408, text: 'API Error: 408' } }), cls: 'network', status: 408 },
     { name: 'network error on stderr, no result', input: failed({ outcome: 'crashed', exitCode: 1, stderrTail: 'Error: connect ECONNREFUSED 127.0.0.1:443', result: 'none' }), cls: 'network' },
     { name: '400 invalid request', input: failed({ result: { apiErrorStatus: 400, text: 'API Error: 400 messages.0.content: field required' }, apiError: { errorType: 'invalid_request', text: '' } }), cls: 'invalid_request', status: 400 },
