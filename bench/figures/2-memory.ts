@@ -56,7 +56,7 @@ async function runOnce(dir: string, transcript: string, nodeOptions = ''): Promi
   chmodSync(agent, 0o755);
   // A 1,000,000-token window: the transcript's usage (up to ~190,000) never crosses, so the one
   // session reads the whole file.
-  const project = await E2EProject.create({ phases: [{ id: '1', title: 'One long session' }], script: [], config: { claude_command: agent, context_window: 1_000_000, tool_call_threshold: 1_000_000_000, stall_timeout: '10m' } });
+  const project = await E2EProject.create({ phases: [{ id: '1', title: 'One long session' }], script: [], config: { claude_command: agent, context_window: 1_000_000, max_context_tokens: 0, tool_call_threshold: 1_000_000_000, stall_timeout: '10m' } });
   try {
     const probe = installExitProbe(dir);
     const start = performance.now();
