@@ -11,7 +11,7 @@ import { OLDEST_TESTED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS_TEXT } from './tes
 export type CheckStatus = 'pass' | 'warn' | 'fail';
 
 export interface DoctorCheck {
-  id: 'claude' | 'auth' | 'git' | 'permissions' | 'hooks' | 'config' | 'notify';
+  id: 'claude' | 'codex' | 'auth' | 'git' | 'permissions' | 'hooks' | 'config' | 'notify';
   status: CheckStatus;
   /** What was found, one line. */
   message: string;
@@ -175,4 +175,51 @@ export function checkNotify(facts: NotifyFacts): DoctorCheck {
     return { id: 'notify', status: 'fail', message: `notifications: the webhook at ${facts.webhook} is not reachable (${facts.webhookProblem})`, fix: 'Check notify_webhook in .debussy/config.yaml and that the server is up.' };
   }
   return { id: 'notify', status: 'pass', message: `notifications: the webhook at ${facts.webhook} answers` };
+}
+
+/** The Codex CLI version debussy's tests run (`@openai/codex`, pinned in package.json). */
+export const TESTED_CODEX_VERSION = '0.171.0';
+
+export interface CodexFacts {
+  command: string;
+  path: string | undefined;
+  /** `codex --version`'s first number, e.g. 0.171.0. */
+  version: string | undefined;
+  versionError: string | undefined;
+}
+
+/** agent: codex. */
+export function checkCodex(facts: CodexFacts): DoctorCheck {
+  if (facts.path === undefined) {
+    return {
+      id: 'codex', status: 'fail', message: `codex: "${facts.command}" not found${facts.command.includes('/') ? '' : ' on PATH'} (agent: codex)`,
+      fix: 'Install the Codex CLI (npm install -g @openai/codex), or set codex_command in .debussy/config.yaml to its path.',
+    };
+  }
+  if (facts.version === undefined) {
+    return { id: 'codex', status: 'fail', message: `codex: ${facts.path} did not tell its version (${facts.versionError ?? 'no version in its output'})`, fix: `Run \`${facts.path} --version\` to see why; reinstall the Codex CLI if it fails.` };
+  }
+  if (facts.version !== TESTED_CODEX_VERSION) {
+    return {
+      id: 'codex', status: 'warn', message: `codex ${facts.version} at ${facts.path}; debussy is tested with ${TESTED_CODEX_VERSION} (codex's app-server protocol changes between versions)`,
+      fix: `If a session fails to start or stops measuring its context, install the tested version: npm install -g @openai/codex@${TESTED_CODEX_VERSION}.`,
+    };
+  }
+  return { id: 'codex', status: 'pass', message: `codex ${facts.version} at ${facts.path}; debussy is tested with ${TESTED_CODEX_VERSION}` };
+}
+
+export interface CodexAuthFacts {
+  /** OPENAI_API_KEY / CODEX_API_KEY set (names only). */
+  envVariables: string[];
+  /** $CODEX_HOME/auth.json (a `codex login`) when it exists. */
+  loginFile: string | undefined;
+  /** $CODEX_HOME/config.toml names a model provider of its own (its key variable is the user's to set). */
+  customProvider: boolean;
+}
+
+export function checkCodexAuth(facts: CodexAuthFacts): DoctorCheck {
+  if (facts.envVariables.length > 0) return { id: 'auth', status: 'pass', message: `credentials: ${facts.envVariables.join(', ')} set` };
+  if (facts.loginFile !== undefined) return { id: 'auth', status: 'pass', message: `credentials: logged in to the Codex CLI (${facts.loginFile})` };
+  if (facts.customProvider) return { id: 'auth', status: 'warn', message: "credentials: codex's config.toml names a model provider of its own; its key variable must be set where debussy runs", fix: 'Set the variable its env_key names, or run `codex login`.' };
+  return { id: 'auth', status: 'fail', message: 'credentials: no OPENAI_API_KEY and no Codex CLI login found', fix: 'Run `codex login`, or set OPENAI_API_KEY in the environment debussy runs in.' };
 }

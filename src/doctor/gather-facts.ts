@@ -14,7 +14,7 @@ import { findExecutable } from '../process/find-executable.js';
 import { isNativeBinaryStub, saysNativeBinaryMissing } from '../agent/claude/claude-install.js';
 import { permissionSettingsOf } from '../agent/claude/claude-permissions.js';
 import { bashVerdict, editVerdict } from '../permissions/rule-check.js';
-import type { AuthFacts, ClaudeFacts, ConfigFacts, GitFacts, NotifyFacts, PermissionFacts } from './checks.js';
+import type { AuthFacts, ClaudeFacts, CodexAuthFacts, CodexFacts, ConfigFacts, GitFacts, NotifyFacts, PermissionFacts } from './checks.js';
 import { errorMessage } from '../errors/error-message.js';
 
 const VERSION_TIMEOUT_MS = 15_000;
@@ -33,6 +33,30 @@ export async function gatherClaude(command: string, env: NodeJS.ProcessEnv): Pro
       resolve({ command, path: found, version, versionError: error ? error.message.split('\n')[0] : undefined, ...(nativeBinaryMissing ? { nativeBinaryMissing } : {}) });
     });
   });
+}
+
+export function gatherCodex(command: string, env: NodeJS.ProcessEnv): Promise<CodexFacts> {
+  const found = findExecutable(command, process.cwd(), env.PATH);
+  if (found === undefined) return Promise.resolve({ command, path: undefined, version: undefined, versionError: undefined });
+  return new Promise((resolve) => {
+    execFile(found, ['--version'], { env, timeout: VERSION_TIMEOUT_MS, encoding: 'utf8' }, (error, stdout) => {
+      resolve({ command, path: found, version: /\b(\d+\.\d+\.\d+)\b/.exec(stdout)?.[1], versionError: error ? error.message.split('\n')[0] : undefined });
+    });
+  });
+}
+
+/** The Codex CLI's credentials: OPENAI_API_KEY / CODEX_API_KEY, or a login in $CODEX_HOME (~/.codex). Names and paths only. */
+export function gatherCodexAuth(env: NodeJS.ProcessEnv): CodexAuthFacts {
+  const envVariables = ['OPENAI_API_KEY', 'CODEX_API_KEY'].filter((name) => (env[name] ?? '').trim() !== '');
+  const home = env.CODEX_HOME ?? path.join(env.HOME ?? os.homedir(), '.codex');
+  const loginFile = existsSync(path.join(home, 'auth.json')) ? path.join(home, 'auth.json') : undefined;
+  let customProvider = false;
+  try {
+    customProvider = /^\s*model_provider\s*=/m.test(readFileSync(path.join(home, 'config.toml'), 'utf8'));
+  } catch {
+    customProvider = false;
+  }
+  return { envVariables, loginFile, customProvider };
 }
 
 /** Claude Code's config folder: CLAUDE_CONFIG_DIR, else ~/.claude (its .claude.json beside it, in the home folder). */

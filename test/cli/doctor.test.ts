@@ -10,6 +10,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CODEX_BIN, CODEX_VERSION } from '../support/codex.js';
 import { TESTED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS_TEXT, checkClaude, compareVersions } from '../../src/doctor/index.js';
 import { CLAUDE_BIN } from '../support/claude.js';
 import { debussy, expectNoStack, initRepo, REPO_ROOT, tempDir, type CliResult } from './cli-harness.js';
@@ -83,6 +84,27 @@ describe('debussy doctor', () => {
     expect(lineOf(result, 'notifications')).toBe('ok    notifications: no webhook configured');
     expect(result.stdout).toContain('Ready to run.');
     expect(result.stdout).not.toContain('fix:');
+  });
+
+  it('agent codex: the Codex CLI and its credentials are checked instead of claude (tested version, login or OPENAI_API_KEY), exit 0', async () => {
+    const w = world();
+    w.writeConfig({ agent: 'codex', codex_command: CODEX_BIN });
+    const result = await w.doctor([], { OPENAI_API_KEY: 'sk-doctor-openai-secret', ANTHROPIC_API_KEY: undefined });
+    expect(result.code, result.stdout).toBe(0);
+    expect(lineOf(result, 'codex')).toMatch(new RegExp(`^ok {4}codex ${CODEX_VERSION.replace(/\./g, '\\.')} at .*; debussy is tested with ${CODEX_VERSION.replace(/\./g, '\\.')}$`));
+    expect(lineOf(result, 'credentials')).toBe('ok    credentials: OPENAI_API_KEY set');
+    expect(result.stdout).not.toMatch(/^\S+ +claude/m);
+    expect(result.stdout).not.toContain('sk-doctor-openai-secret');
+  });
+
+  it('agent codex without codex or credentials: FAIL for each with its fix, exit 3', async () => {
+    const w = world();
+    w.writeConfig({ agent: 'codex', codex_command: '/nonexistent/codex' });
+    const result = await w.doctor([], { OPENAI_API_KEY: undefined, ANTHROPIC_API_KEY: undefined, CODEX_HOME: path.join(w.home, 'no-codex-home') });
+    expect(result.code).toBe(3);
+    expect(lineOf(result, 'codex')).toBe('FAIL  codex: "/nonexistent/codex" not found (agent: codex)');
+    expect(result.stdout).toContain('fix: Install the Codex CLI (npm install -g @openai/codex)');
+    expect(lineOf(result, 'credentials')).toBe('FAIL  credentials: no OPENAI_API_KEY and no Codex CLI login found');
   });
 
   it('claude not found: FAIL with the install command, exit 3', async () => {

@@ -1,5 +1,5 @@
 /**
- * `debussy doctor`: one line per check of what a run needs (claude and its version, credentials,
+ * `debussy doctor`: one line per check of what a run needs (the agent CLI and its version: claude, or codex with agent: codex; credentials,
  * git identity, permissions, whether Claude Code's hooks are on, the config, notification targets), with the fix for each that is not
  * fine. Exit 0 when nothing fails (warnings included), 3 (prerequisites) otherwise.
  */
@@ -7,6 +7,8 @@ import path from 'node:path';
 import {
   checkAuth,
   checkClaude,
+  checkCodex,
+  checkCodexAuth,
   checkConfig,
   checkGit,
   checkHooks,
@@ -14,6 +16,8 @@ import {
   checkPermissions,
   gatherAuth,
   gatherClaude,
+  gatherCodex,
+  gatherCodexAuth,
   gatherConfig,
   gatherGit,
   gatherNotify,
@@ -35,8 +39,15 @@ export default async function doctorCommand(options: DoctorOptions): Promise<num
   const root = await findProjectRoot(process.cwd());
   const env = process.env;
   const { facts: configFacts, config } = await gatherConfig(root, options.config === undefined ? undefined : path.resolve(options.config));
-  const [claude, auth, git, notify] = await Promise.all([gatherClaude(config.claude_command, env), gatherAuth(env), gatherGit(root, config, env), gatherNotify(config)]);
-  const checks: DoctorCheck[] = [checkClaude(claude), checkAuth(auth), checkGit(git), checkPermissions(gatherPermissions(root, config, env)), checkHooks({ off: hooksOffSources(config.claude_args, root, env) }), checkConfig(configFacts), checkNotify(notify)];
+  const [git, notify] = await Promise.all([gatherGit(root, config, env), gatherNotify(config)]);
+  // The agent's own checks: Claude Code's (its version, login, permissions, hooks) or the Codex CLI's.
+  let checks: DoctorCheck[];
+  if (config.agent === 'codex') {
+    checks = [checkCodex(await gatherCodex(config.codex_command, env)), checkCodexAuth(gatherCodexAuth(env)), checkGit(git), checkConfig(configFacts), checkNotify(notify)];
+  } else {
+    const [claude, auth] = await Promise.all([gatherClaude(config.claude_command, env), gatherAuth(env)]);
+    checks = [checkClaude(claude), checkAuth(auth), checkGit(git), checkPermissions(gatherPermissions(root, config, env)), checkHooks({ off: hooksOffSources(config.claude_args, root, env) }), checkConfig(configFacts), checkNotify(notify)];
+  }
   const failed = checks.filter((check) => check.status === 'fail').length;
   const warned = checks.filter((check) => check.status === 'warn').length;
   const code = failed > 0 ? EXIT_CODES.prerequisites.code : EXIT_CODES.success.code;
