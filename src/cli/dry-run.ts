@@ -10,9 +10,9 @@ import { planResume } from '../orchestrator/resume-plan.js';
 import { checkPlanChange } from '../orchestrator/plan-change-check.js';
 import { readPlanFingerprint } from '../plan/read-fingerprint.js';
 import { gateCommandsOf } from '../orchestrator/preflight.js';
-import { permissionWarning } from '../agent/claude/claude-permissions.js';
+import { agentForRun } from '../orchestrator/agent-for-run.js';
+import { withPriceOverrides } from '../cost/index.js';
 import { redactSecrets } from '../redact/index.js';
-import { hooksOffWarning } from '../agent/claude/hooks-off.js';
 import { inertJson, inertLine, inertText } from '../text/inert-text.js';
 
 export interface DryRunPhase {
@@ -68,10 +68,10 @@ export async function describeDryRun(root: string, plan: Plan, config: DebussyCo
         gates: (phase.file?.gates ?? []).map((gate) => ({ name: gate.name, command: gate.command === undefined ? null : redactSecrets(gate.command), fromConfig: gate.commandSource === 'config' })),
       };
     }),
-    warnings: [
-      permissionWarning(config, gateCommandsOf(executionOrder(plan).filter((phase) => !resume.completed.has(phase.id)))),
-      hooksOffWarning(config.claude_args, root, env),
-    ].filter((w): w is string => w !== undefined).map((w) => redactSecrets(w)),
+    // What the run warns of before its first session, from the agent it would run (claude's permissions and hooks, codex's unsupported settings).
+    warnings: agentForRun(config, withPriceOverrides(config.prices).table)
+      .warnings(root, env, gateCommandsOf(executionOrder(plan).filter((phase) => !resume.completed.has(phase.id))))
+      .map((w) => redactSecrets(w)),
     planChanges: (change?.lines ?? []).map((line) => redactSecrets(line)),
   };
 }
