@@ -123,10 +123,10 @@ export function buildProgram(): Command {
 
   program
     .command('replay')
-    .description("Replay Claude Code transcripts (~/.claude/projects/<project>/*.jsonl) through debussy's context monitor: per API call the reported context, debussy's projection, and where a run would have stopped.")
+    .description("Replay Claude Code transcripts (~/.claude/projects/<project>/*.jsonl) or Codex CLI rollouts (~/.codex/sessions/**/rollout-*.jsonl) through debussy's context monitor: per API call the reported context, debussy's projection, and where a run would have stopped.")
     .argument('<transcripts...>', 'transcript files (.jsonl)')
     .option('--context-threshold <percent>', 'restart threshold in percent of the window (default 80)')
-    .option('--max-context-tokens <n>', 'absolute cap beside the threshold (default 400000; 0: none)')
+    .option('--max-context-tokens <n>', 'absolute cap beside the threshold (default 160000; 0: none)')
     .option('--context-window <n>', "the model's window in tokens (transcripts do not say whether a 1M variant ran)")
     .option('--json', 'one JSON object per call, then one summary object')
     .action(lazy(() => import('./commands/replay.js')));

@@ -1,11 +1,15 @@
 /**
- * Replays one Claude Code transcript through the context monitor the live run uses: each API call
+ * Replays one transcript (Claude Code's session .jsonl, or a Codex CLI rollout file) through the
+ * context monitor the live run uses: each API call
  * of the main chain is a row with what the API reported, what debussy projected for that request
  * before seeing the report, and whether a run at the given limits would have stopped before it.
  * The rows stream out as they are made; the figures over them are in replay-figures.ts.
  */
 import { ContextMonitor, type ContextLimit, type TokenCalibration } from '../context/index.js';
 import { endTranscript, newTranscriptState, readTranscriptLine, type TranscriptItem, type TranscriptState } from './transcript-events.js';
+import { newRolloutParseState, parseRolloutLine } from '../agent/codex/rollout-events.js';
+
+export type TranscriptFormat = 'claude' | 'codex';
 
 export interface ReplayOptions {
   thresholdPercent: number;
@@ -13,6 +17,8 @@ export interface ReplayOptions {
   contextWindow: number | undefined;
   /** 'sidechain' replays a subagent's own transcript; default: the main chain. */
   chain?: 'main' | 'sidechain';
+  /** Whose transcript: Claude Code's (default) or a Codex CLI rollout file (~/.codex/sessions/.../rollout-*.jsonl). */
+  format?: TranscriptFormat;
   /** The calibration the monitor learns into; a fresh one by default (bench/context-replay.ts compares others). */
   calibration?: TokenCalibration;
 }
@@ -84,10 +90,18 @@ export async function* replayTranscript(lines: AsyncIterable<string[]>, options:
     }
   }
 
+  // A codex rollout gives the live run's events line by line (agent/codex/rollout-events.ts): no chains, nothing held back.
+  const rollout = options.format === 'codex' ? newRolloutParseState() : undefined;
+  const read = (line: string): TranscriptItem[] => {
+    if (rollout === undefined) return readTranscriptLine(line, state);
+    if (line.trim() === '') return [];
+    return parseRolloutLine(line, rollout).filter((event) => event.type !== 'unparsed_line').map((event) => ({ kind: 'event', event }));
+  };
   for await (const batch of lines) {
-    for (const line of batch) yield* feed(readTranscriptLine(line, state));
+    for (const line of batch) yield* feed(read(line));
   }
-  yield* feed(endTranscript(state));
+  if (rollout === undefined) yield* feed(endTranscript(state));
+  else state.badLines = rollout.unparsedLines;
   const snapshot = monitor.snapshot();
   const calibration = Object.fromEntries(
     [...models].map((model) => [model, { factor: monitor.tokenCalibration.factorFor(model), overheadPerCall: monitor.tokenCalibration.overheadFor(model) }]),

@@ -112,3 +112,14 @@ describe('debussy replay: a transcript whose output_tokens is the count each res
     for (const row of rows.slice(1)) expect(errorOf(row)).toBeLessThan(0.01);
   });
 });
+
+describe('debussy replay of a Codex CLI rollout (built binary)', () => {
+  it('names the file a Codex CLI rollout and prints a row per recorded call', async () => {
+    const rollout = path.resolve(import.meta.dirname, '../fixtures/codex-streams/0.171.0/compaction.rollout.jsonl');
+    const result = await debussy(['replay', rollout], { cwd: path.dirname(rollout) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`${rollout} (a Codex CLI rollout)`);
+    expect(result.stdout).toMatch(/\b3 API calls on the main chain\b/);
+    expect(result.stdout).toContain('codex compacted before call 3');
+  });
+});

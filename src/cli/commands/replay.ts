@@ -10,7 +10,7 @@ import { readLineBatches } from '../../agent/line-reader.js';
 import { CONFIG_SCHEMA } from '../../config/index.js';
 import { describeLimit } from '../../context/index.js';
 import { UsageError } from '../../errors/index.js';
-import { ReplayFigureCollector, replayTranscript, type ReplayCall, type ReplayEnd, type ReplayFigures, type ReplayOptions } from '../../replay/index.js';
+import { ReplayFigureCollector, replayTranscript, type ReplayCall, type ReplayEnd, type ReplayFigures, type ReplayOptions, type TranscriptFormat } from '../../replay/index.js';
 import { formatCount } from '../../text/format-count.js';
 import { inertJson, inertLine } from '../../text/inert-text.js';
 
@@ -36,21 +36,22 @@ export default async function replayCommand(files: string[], options: ReplayComm
   const write = (text: string) => process.stdout.write(text);
   for (const file of files) {
     const collector = new ReplayFigureCollector();
+    const format = await transcriptFormat(file);
     // A subagent's own transcript (<session>/subagents/*.jsonl) has no main chain: its chain is replayed.
-    const chain = (await hasMainChain(file)) ? 'main' : 'sidechain';
-    if (!options.json) write(`${file}${chain === 'sidechain' ? ' (a subagent\'s conversation)' : ''}\n${header()}\n`);
-    const calls = replayTranscript(readLineBatches(createReadStream(file)), { ...replayOptions, chain });
+    const chain = format === 'codex' || (await hasMainChain(file)) ? 'main' : 'sidechain';
+    if (!options.json) write(`${file}${chain === 'sidechain' ? ' (a subagent\'s conversation)' : format === 'codex' ? ' (a Codex CLI rollout)' : ''}\n${header()}\n`);
+    const calls = replayTranscript(readLineBatches(createReadStream(file)), { ...replayOptions, chain, format });
     let next = await calls.next();
     while (next.done !== true) {
       const call = next.value;
       collector.add(call);
       all.add(call);
-      write(options.json ? `${inertJson(JSON.stringify(jsonRow(call, files.length > 1 ? file : undefined)))}\n` : textRow(call));
+      write(options.json ? `${inertJson(JSON.stringify(jsonRow(call, files.length > 1 ? file : undefined)))}\n` : textRow(call, format));
       next = await calls.next();
     }
     const figures = collector.figures();
     results.push({ file, chain, figures, end: next.value });
-    if (!options.json) write(textFooter(figures, next.value, replayOptions, chain));
+    if (!options.json) write(textFooter(figures, next.value, replayOptions, chain, format));
   }
   if (options.json) {
     const pooled = all.figures();
@@ -76,6 +77,17 @@ function numberFlag(flag: string, raw: string | undefined, min: number, max: num
     throw new UsageError(`${flag} must be a number from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'any size' : max}, got "${raw}"`, `e.g. ${flag} ${flag === '--context-threshold' ? '80' : '400000'}`);
   }
   return value;
+}
+
+/** A Codex CLI rollout begins with its `session_meta` record; anything else is read as Claude Code's. */
+async function transcriptFormat(file: string): Promise<TranscriptFormat> {
+  for await (const batch of readLineBatches(createReadStream(file))) {
+    for (const line of batch) {
+      if (line.trim() === '') continue;
+      return safeParse(line)?.type === 'session_meta' ? 'codex' : 'claude';
+    }
+  }
+  return 'claude';
 }
 
 /** Whether any API call of the file is on the main chain (a session's transcript, not a subagent's). */
@@ -104,7 +116,7 @@ async function checkReadable(file: string): Promise<void> {
     await access(file);
     if (!(await stat(file)).isFile()) throw new Error('not a file');
   } catch {
-    throw new UsageError(`cannot read transcript ${file}`, 'give the path of a .jsonl transcript, e.g. ~/.claude/projects/<project>/<session>.jsonl');
+    throw new UsageError(`cannot read transcript ${file}`, 'give the path of a .jsonl transcript, e.g. ~/.claude/projects/<project>/<session>.jsonl, or a codex rollout ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl');
   }
 }
 
@@ -126,9 +138,12 @@ function header(): string {
   return `${'call'.padStart(COLUMNS.index)}  ${'model'.padEnd(COLUMNS.model)}${'reported'.padStart(COLUMNS.tokens)}${'projected'.padStart(COLUMNS.tokens)}${'error'.padStart(COLUMNS.error)}`;
 }
 
-function textRow(call: ReplayCall): string {
+/** Who compacted: the CLI that wrote the transcript. */
+const COMPACTOR: Record<TranscriptFormat, string> = { claude: 'Claude Code', codex: 'codex' };
+
+function textRow(call: ReplayCall, format: TranscriptFormat): string {
   const notes: string[] = [];
-  if (call.compactedBefore) notes.push('<- Claude Code compacted before this call');
+  if (call.compactedBefore) notes.push(`<- ${COMPACTOR[format]} compacted before this call`);
   if (call.stopBefore) notes.push('<- debussy would have stopped before this request');
   const error = call.projected === null || call.reported === 0 ? '-' : `${(((call.projected - call.reported) / call.reported) * 100).toFixed(2)}%`;
   const projected = call.projected === null ? '-' : formatCount(call.projected);
@@ -136,11 +151,11 @@ function textRow(call: ReplayCall): string {
   return `${String(call.index).padStart(COLUMNS.index)}  ${inertLine(call.model).padEnd(COLUMNS.model)}${formatCount(call.reported).padStart(COLUMNS.tokens)}${projected.padStart(COLUMNS.tokens)}${error.padStart(COLUMNS.error)}${notes.length > 0 ? `  ${notes.join('; ')}` : ''}\n`;
 }
 
-function textFooter(figures: ReplayFigures, end: ReplayEnd, options: ReplayOptions, chain: 'main' | 'sidechain'): string {
+function textFooter(figures: ReplayFigures, end: ReplayEnd, options: ReplayOptions, chain: 'main' | 'sidechain', format: TranscriptFormat): string {
   const apart = end.otherChainEntries > 0 ? ` (${end.otherChainEntries} ${chain === 'main' ? 'subagent' : 'main-chain'} entries left apart)` : '';
   const lines = [`  ${figures.calls} API calls on the ${chain === 'main' ? 'main chain' : "subagent's chain"}${apart}${end.badLines > 0 ? `, ${end.badLines} unreadable lines` : ''}`];
   lines.push(`  limit: ${describeLimit(end.limit, end.contextWindow, options.thresholdPercent)}; ${figures.stopBefore === null ? 'debussy would not have stopped this session' : `debussy would have stopped before call ${figures.stopBefore}`}`);
-  if (figures.compactedBefore.length > 0) lines.push(`  Claude Code compacted before call ${figures.compactedBefore.join(', ')}`);
+  if (figures.compactedBefore.length > 0) lines.push(`  ${COMPACTOR[format]} compacted before call ${figures.compactedBefore.join(', ')}`);
   lines.push(`  ${errorLine(figures)}`);
   for (const [model, c] of Object.entries(end.calibration)) lines.push(`  ${model}: ${c.factor.toFixed(3)} x cl100k + ${Math.round(c.overheadPerCall)} tokens per call at the end`);
   return `${lines.join('\n')}\n\n`;
