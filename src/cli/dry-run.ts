@@ -10,8 +10,7 @@ import { planResume } from '../orchestrator/resume-plan.js';
 import { checkPlanChange } from '../orchestrator/plan-change-check.js';
 import { readPlanFingerprint } from '../plan/read-fingerprint.js';
 import { gateCommandsOf } from '../orchestrator/preflight.js';
-import { agentForRun } from '../orchestrator/agent-for-run.js';
-import { withPriceOverrides } from '../cost/index.js';
+import { agentWarnings } from '../orchestrator/agent-warnings.js';
 import { redactSecrets } from '../redact/index.js';
 import { inertJson, inertLine, inertText } from '../text/inert-text.js';
 
@@ -69,9 +68,7 @@ export async function describeDryRun(root: string, plan: Plan, config: DebussyCo
       };
     }),
     // What the run warns of before its first session, from the agent it would run (claude's permissions and hooks, codex's unsupported settings).
-    warnings: agentForRun(config, withPriceOverrides(config.prices).table)
-      .warnings(root, env, gateCommandsOf(executionOrder(plan).filter((phase) => !resume.completed.has(phase.id))))
-      .map((w) => redactSecrets(w)),
+    warnings: agentWarnings(config, root, env, gateCommandsOf(executionOrder(plan).filter((phase) => !resume.completed.has(phase.id)))).map((w) => redactSecrets(w)),
     planChanges: (change?.lines ?? []).map((line) => redactSecrets(line)),
   };
 }

@@ -6,12 +6,11 @@
 import type { DebussyConfig } from '../../config/index.js';
 import { PrerequisiteError } from '../../errors/index.js';
 import { findExecutable } from '../../process/find-executable.js';
-import { permissionWarning } from './claude-permissions.js';
+import { claudeWarnings } from './claude-warnings.js';
 import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
 import { startAgentSession, type AgentSession } from './claude-session.js';
 import { buildClaudeArgs, type ClaudePermissions } from './claude-args.js';
 import { settingsError, userSettingsProblem } from './session-settings.js';
-import { hooksOffWarning } from './hooks-off.js';
 import { isNativeBinaryStub, nativeBinaryMissing } from './claude-install.js';
 import { sessionEnvFile } from './claude-env-file.js';
 
@@ -62,12 +61,7 @@ export function createClaudeDriver(config: ClaudeDriverConfig): AgentDriver {
     },
 
     warnings(root: string, env: NodeJS.ProcessEnv, gateCommands: readonly string[]): string[] {
-      const warnings: string[] = [];
-      const permissionProblem = permissionWarning(config, gateCommands);
-      if (permissionProblem !== undefined) warnings.push(permissionProblem);
-      const hooksOff = hooksOffWarning(config.claude_args, root, env);
-      if (hooksOff !== undefined) warnings.push(hooksOff);
-      return warnings;
+      return claudeWarnings(config, root, env, gateCommands);
     },
 
     start(launch: AgentLaunch): AgentSession {
