@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { gunzipSync } from 'node:zlib';
+import { parseBody, readBody, sendJson, sseHeaders } from '../scripted-http/http-helpers.js';
 import { isMainLoopRequest, modelOf, pathOf, routeOf, wantsStream } from './classify.js';
 import { errorBody, formatSse, jsonMessage, outputTokensOf, sseEvents, textBlocks, toolUseBlocks } from './replies.js';
 import type { ReplyMessage } from './replies.js';
@@ -202,27 +202,3 @@ async function sendMessage(
   res.end();
 }
 
-function sseHeaders(): Record<string, string> {
-  return { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const buffer = Buffer.concat(chunks);
-  return req.headers['content-encoding'] === 'gzip' ? gunzipSync(buffer).toString('utf8') : buffer.toString('utf8');
-}
-
-function parseBody(raw: string): unknown {
-  if (raw === '') return undefined;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw;
-  }
-}

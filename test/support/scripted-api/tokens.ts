@@ -1,25 +1,5 @@
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import { countTextTokens as countText } from '../scripted-http/cl100k-count.js';
 import type { RecordedRequest } from './types.js';
-
-// Building the encoder costs ~0.6 s, so it is made once, on first use.
-let encoder: Tiktoken | undefined;
-// The CLI re-sends the same ~75 KB of system prompt and tool schemas on every turn; counting each
-// distinct piece once keeps a long session cheap.
-const pieceCounts = new Map<string, number>();
-const MAX_MEMO = 5000;
-
-function countText(text: string): number {
-  if (text.length === 0) return 0;
-  const known = pieceCounts.get(text);
-  if (known !== undefined) return known;
-  encoder ??= new Tiktoken(cl100kBase);
-  // Special-token markers in user data are ordinary text here, never an error.
-  const n = encoder.encode(text, [], []).length;
-  if (pieceCounts.size >= MAX_MEMO) pieceCounts.clear();
-  pieceCounts.set(text, n);
-  return n;
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -78,9 +58,7 @@ export function countRequestTokens(body: unknown): number {
 }
 
 /** Tokens of a plain string with the same encoder (e.g. to size a scripted reply). */
-export function countTextTokens(text: string): number {
-  return countText(text);
-}
+export { countTextTokens } from '../scripted-http/cl100k-count.js';
 
 const SYSTEM_REMINDER = /^\s*<system-reminder>/;
 

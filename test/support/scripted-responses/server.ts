@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { gunzipSync } from 'node:zlib';
+import { parseBody, readBody, sendJson, sseHeaders } from '../scripted-http/http-helpers.js';
 import { completedEvent, errorBody, failedEvents, formatSse, itemEvents, outputItems, replyUsage } from './replies.js';
 import { countResponsesRequestTokens } from './tokens.js';
 import type { RecordedResponsesRequest, ResponsesTurn, ScriptedResponses, ScriptedResponsesOptions } from './types.js';
@@ -182,27 +182,3 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function sseHeaders(): Record<string, string> {
-  return { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const buffer = Buffer.concat(chunks);
-  return req.headers['content-encoding'] === 'gzip' ? gunzipSync(buffer).toString('utf8') : buffer.toString('utf8');
-}
-
-function parseBody(raw: string): unknown {
-  if (raw === '') return undefined;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw;
-  }
-}

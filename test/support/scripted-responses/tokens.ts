@@ -1,22 +1,6 @@
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import { countTextTokens } from '../scripted-http/cl100k-count.js';
 
-// Building the encoder costs ~0.6 s: once, on first use. codex re-sends ~35 KB of instructions
-// and tool schemas on every call, so each distinct piece is counted once.
-let encoder: Tiktoken | undefined;
-const pieceCounts = new Map<string, number>();
-const MAX_MEMO = 5000;
-
-export function countTextTokens(text: string): number {
-  if (text.length === 0) return 0;
-  const known = pieceCounts.get(text);
-  if (known !== undefined) return known;
-  encoder ??= new Tiktoken(cl100kBase);
-  const n = encoder.encode(text, [], []).length;
-  if (pieceCounts.size >= MAX_MEMO) pieceCounts.clear();
-  pieceCounts.set(text, n);
-  return n;
-}
+export { countTextTokens };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
