@@ -101,3 +101,13 @@ function decoded(bytes: Buffer, start: number, end: number): [string, Buffer | u
   const text = bytes.toString('utf8', start, end);
   return text.endsWith('\r') ? [text.slice(0, -1), undefined] : [text, bytes.subarray(start, end)];
 }
+
+// After the agent exits its stdout should close at once; a grandchild holding the pipe must not hang the session.
+const STDOUT_AFTER_EXIT_MS = 2_000;
+
+/** Once the process has exited: lets `reading` finish what stdout still holds, closing stdout if it stays open past 2 s. */
+export async function finishReading(reading: Promise<void>, stdout: { destroy(): void }): Promise<void> {
+  const timer = setTimeout(() => stdout.destroy(), STDOUT_AFTER_EXIT_MS);
+  await reading.catch(() => undefined);
+  clearTimeout(timer);
+}

@@ -14,7 +14,7 @@ import { launchProblem, spawnFailure } from '../agent-launch.js';
 import { nativeBinaryMissing, saysNativeBinaryMissing } from './claude-install.js';
 import { spawnAgentProcess, type AgentProcess } from '../agent-process.js';
 import { EventQueue } from '../event-queue.js';
-import { maxStreamLineBytes, readLineBytesBatches } from '../line-reader.js';
+import { finishReading, maxStreamLineBytes, readLineBytesBatches } from '../line-reader.js';
 import { sessionOutcomeOf } from '../session-outcome.js';
 import { SessionLogs, type LogFailure } from '../session-logs.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from '../session-processes.js';
@@ -60,8 +60,6 @@ export interface AgentSessionOptions {
 const DEFAULT_STOP_GRACE_MS = 5_000;
 const DEFAULT_RESPONSE_DRAIN_MS = 30_000;
 const STDERR_TAIL_CHARS = 4_096;
-// After claude exits, its stdout should close at once; a grandchild holding the pipe must not hang us.
-const STDOUT_AFTER_EXIT_MS = 2_000;
 
 export function startAgentSession(options: AgentSessionOptions): AgentSession {
   return new ClaudeSession(options);
@@ -243,18 +241,12 @@ class ClaudeSession implements AgentSession {
     });
     this.processes?.start();
 
-    let stdoutDone = false;
-    const pumped = this.pump(child).finally(() => (stdoutDone = true));
+    const pumped = this.pump(child);
     const exit = await exited;
     this.finished = true;
     this.escalation?.processExited();
     this.queue.stopBackpressure();
-    if (!stdoutDone) {
-      const timer = setTimeout(() => child.stdout.destroy(), STDOUT_AFTER_EXIT_MS);
-      await pumped.catch(noop);
-      clearTimeout(timer);
-    }
-    await pumped.catch(noop);
+    await finishReading(pumped, child.stdout);
     // claude's npm launcher without its native binary prints one error and no stream (claude-install.ts):
     // every session would end so, so it is a missing prerequisite, not a crash to retry.
     const installProblem = this.linesRead === 0 && exit.code !== 0 && saysNativeBinaryMissing(this.stderrTail) ? nativeBinaryMissing(this.options.command) : undefined;

@@ -15,7 +15,7 @@ import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from '../a
 import { launchProblem, spawnFailure } from '../agent-launch.js';
 import type { AgentSession, SessionEnd } from '../agent-session.js';
 import { EventQueue } from '../event-queue.js';
-import { readLineBytesBatches } from '../line-reader.js';
+import { finishReading, readLineBytesBatches } from '../line-reader.js';
 import { sessionOutcomeOf } from '../session-outcome.js';
 import { SessionLogs, type LogFailure } from '../session-logs.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from '../session-processes.js';
@@ -53,7 +53,6 @@ export interface CodexSessionOptions {
 const DEFAULT_STOP_GRACE_MS = 5_000;
 const DEFAULT_RESPONSE_DRAIN_MS = 30_000;
 const STDERR_TAIL_CHARS = 4_096;
-const STDOUT_AFTER_EXIT_MS = 2_000;
 const CLIENT = { name: 'debussy', version: '1' };
 const INSTALL_HINT = 'Install the Codex CLI (npm install -g @openai/codex) or set codex_command in the config to its full path.';
 
@@ -190,18 +189,12 @@ class CodexSession implements AgentSession {
     child.stderr.on('data', (chunk: string) => this.appendStderr(chunk));
     this.processes?.start();
     this.send((id) => rpc.initializeRequest(id, CLIENT), 'initialize');
-    let stdoutDone = false;
-    const pumped = this.pump(child, thread).finally(() => (stdoutDone = true));
+    const pumped = this.pump(child, thread);
     const exit = await exited;
     this.exited = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.queue.stopBackpressure();
-    if (!stdoutDone) {
-      const timer = setTimeout(() => child.stdout.destroy(), STDOUT_AFTER_EXIT_MS);
-      await pumped.catch(noop);
-      clearTimeout(timer);
-    }
-    await pumped.catch(noop);
+    await finishReading(pumped, child.stdout);
     this.queue.end();
     const leftoverProcessesKilled = (await this.processes?.terminateLeftovers(this.killRequested ? 0 : this.graceMs)) ?? 0;
     this.guard.dispose();
