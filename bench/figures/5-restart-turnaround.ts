@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { stopGuardSettings } from '../../src/agent/stop-guard.js';
+import { stopGuardSettings } from '../../src/agent/claude/session-settings.js';
 import { E2EProject, eventsOf } from '../../test/e2e/e2e-project.js';
 import { assistantTurns, bash, done } from '../../test/e2e/session-script.js';
 import type { RecordedRequest, ScriptedTurn } from '../../test/support/scripted-api.js';

@@ -1,14 +1,32 @@
 /**
- * A PreToolUse hook that blocks every tool once a stop file exists. The runner stops claude with
- * SIGINT, but the model's next response could in principle arrive and start a tool before the
- * signal lands; once the stop is decided the file is created and such a tool is refused (exit 2:
- * the CLI shows the hook's stderr to the model instead of running the tool). A hook costs one
- * `sh` per tool call. The hook itself is in session-settings.ts, with debussy's other hooks.
+ * A PreToolUse hook that blocks every tool once a stop file exists, for every agent that runs
+ * hooks. The runner stops the agent (claude with SIGINT, codex with turn/interrupt), but the
+ * model's next response could arrive and start a tool before the stop lands; once the stop is
+ * decided the file is created and such a tool is refused (exit 2: the CLI shows the hook's stderr
+ * to the model instead of running the tool). A hook costs one `sh` per tool call. Each driver
+ * installs it its own way (claude/session-settings.ts, codex/codex-command.ts).
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { debussyHooks } from './claude/session-settings.js';
+import { shellQuote } from '../text/shell-quote.js';
+
+/** A hook as both Claude Code and codex take it: a command run for the tool calls its matcher names. */
+export interface CommandHook {
+  type: 'command';
+  command: string;
+}
+export interface HookMatcher {
+  matcher?: string;
+  hooks: CommandHook[];
+}
+
+const STOP_REFUSAL = 'debussy: this session is stopping; do not start new work';
+
+/** The guard's command: refuses (exit 2, the reason on stderr) once `stopFile` exists. */
+export function stopGuardCommand(stopFile: string): string {
+  return `test -e ${shellQuote(stopFile)} && { echo ${shellQuote(STOP_REFUSAL)} >&2; exit 2; }; exit 0`;
+}
 
 export interface StopGuard {
   stopFile: string;
@@ -19,11 +37,6 @@ export interface StopGuard {
   /** Whether the SessionStart hook answered: false once claude has started, and its hooks are off. */
   answered(): boolean;
   dispose(): void;
-}
-
-/** Settings JSON holding debussy's hooks alone (session-settings.ts merges them with the user's). */
-export function stopGuardSettings(stopFile: string): string {
-  return JSON.stringify({ hooks: debussyHooks(stopFile) });
 }
 
 export function createStopGuard(sessionMarker: string): StopGuard {

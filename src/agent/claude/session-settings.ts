@@ -19,18 +19,9 @@ import path from 'node:path';
 import { AgentProcessError } from '../../errors/index.js';
 import { shellQuote } from '../../text/shell-quote.js';
 import { errorMessage } from '../../errors/error-message.js';
+import { stopGuardCommand, type HookMatcher } from '../stop-guard.js';
 
 export type ClaudeSettings = Record<string, unknown>;
-
-interface CommandHook {
-  type: 'command';
-  command: string;
-}
-
-interface HookMatcher {
-  matcher?: string;
-  hooks: CommandHook[];
-}
 
 export type SessionHooks = Record<string, HookMatcher[]>;
 
@@ -44,12 +35,17 @@ export const COMPACTION_REFUSAL =
  * hook that creates it, so the session can tell its hooks run (hooks-off.ts). Pure.
  */
 export function debussyHooks(stopFile: string, answerFile?: string): SessionHooks {
-  const guard = `test -e ${shellQuote(stopFile)} && { echo "debussy: this session is stopping; do not start new work" >&2; exit 2; }; exit 0`;
+  const guard = stopGuardCommand(stopFile);
   return {
     ...(answerFile === undefined ? {} : { SessionStart: [{ hooks: [{ type: 'command', command: `: > ${shellQuote(answerFile)}; exit 0` }] }] }),
     PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: guard }] }],
     PreCompact: [{ hooks: [{ type: 'command', command: `echo ${shellQuote(COMPACTION_REFUSAL)} >&2; exit 2` }] }],
   };
+}
+
+/** Settings JSON holding debussy's hooks alone (mergeSessionSettings merges them with the user's). */
+export function stopGuardSettings(stopFile: string): string {
+  return JSON.stringify({ hooks: debussyHooks(stopFile) });
 }
 
 /** claude_args without their `--settings` flags, and the flags' values in order. Pure. */

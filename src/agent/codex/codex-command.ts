@@ -6,7 +6,7 @@
  */
 import type { ApprovalPolicy, SandboxMode, ThreadSettings } from './app-server-protocol.js';
 import type { JsonRecord } from '../json-fields.js';
-import { shellQuote } from '../../text/shell-quote.js';
+import { stopGuardCommand, type HookMatcher } from '../stop-guard.js';
 
 export type TomlValue = string | number | boolean | readonly TomlValue[] | { readonly [key: string]: TomlValue };
 
@@ -48,17 +48,7 @@ export function configFlags(overrides: Readonly<Record<string, TomlValue>>): str
   return Object.entries(overrides).flatMap(([key, value]) => ['-c', `${key}=${tomlValue(value)}`]);
 }
 
-interface CommandHook {
-  type: 'command';
-  command: string;
-}
-interface HookMatcher {
-  matcher?: string;
-  hooks: CommandHook[];
-}
 export type CodexHooks = Record<string, HookMatcher[]>;
-
-const STOP_REFUSAL = 'debussy: this session is stopping; do not start new work';
 
 /**
  * debussy's PreToolUse guard for codex: once the stop file exists, every tool call is refused
@@ -68,8 +58,7 @@ const STOP_REFUSAL = 'debussy: this session is stopping; do not start new work';
  * stops a session before codex would compact.
  */
 export function debussyCodexHooks(stopFile: string): CodexHooks {
-  const guard = `test -e ${shellQuote(stopFile)} && { echo ${shellQuote(STOP_REFUSAL)} >&2; exit 2; }; exit 0`;
-  return { PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command: guard }] }] };
+  return { PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command: stopGuardCommand(stopFile) }] }] };
 }
 
 export interface AppServerCommandInput {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildClaudeArgs, startAgentSession, type AgentEvent, type AgentSession, type AgentSessionOptions } from '../../../src/agent/index.js';
-import { stopGuardSettings } from '../../../src/agent/stop-guard.js';
+import { stopGuardSettings } from '../../../src/agent/claude/session-settings.js';
 import { ContextMonitor, type ContextCrossing } from '../../../src/context/index.js';
 import { isProcessAlive, processStartTime } from '../../../src/process/identity.js';
 import { CLAUDE_BIN, claudeEnv, makeClaudeConfigDir } from '../../support/claude.js';
