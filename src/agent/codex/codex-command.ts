@@ -105,6 +105,11 @@ export interface CodexPermissions {
  * keeps `.git` read-only and the network off; bypassPermissions is
  * `--dangerously-bypass-approvals-and-sandbox`; plan is read-only.
  */
+/** What a run with codex warns of before its first session: the permission settings codex cannot honour. */
+export function codexWarnings(config: { permission_mode?: PermissionModeName | undefined; allowed_tools: readonly string[]; disallowed_tools: readonly string[] }): string[] {
+  return codexPermissions(config.permission_mode, { allowed: config.allowed_tools.length, disallowed: config.disallowed_tools.length }).notes;
+}
+
 export function codexPermissions(mode: PermissionModeName | undefined, rules: { allowed: number; disallowed: number } = { allowed: 0, disallowed: 0 }): CodexPermissions {
   const notes: string[] = [];
   if (rules.allowed + rules.disallowed > 0) notes.push('codex has no per-tool rules: allowed_tools and disallowed_tools do not apply to codex sessions');

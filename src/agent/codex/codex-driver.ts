@@ -8,7 +8,7 @@ import { PrerequisiteError } from '../../errors/index.js';
 import { findExecutable } from '../../process/find-executable.js';
 import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
 import type { AgentSession } from '../agent-session.js';
-import { codexPermissions } from './codex-command.js';
+import { codexWarnings } from './codex-command.js';
 import { codexWindowForModel } from './codex-launch.js';
 import { startCodexSession } from './codex-session.js';
 import type { PriceCall } from './codex-usage.js';
@@ -41,7 +41,7 @@ export function createCodexDriver(config: CodexDriverConfig, priceCall?: PriceCa
     },
 
     warnings(): string[] {
-      return codexPermissions(config.permission_mode, toolRules).notes;
+      return codexWarnings(config);
     },
 
     start(launch: AgentLaunch): AgentSession {
