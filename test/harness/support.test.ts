@@ -116,7 +116,7 @@ describe('claude helpers', () => {
     });
     expect(Number(env.API_TIMEOUT_MS)).toBeGreaterThan(0);
     expect(env.PATH).toBe(process.env.PATH);
-    expect(env.HOME).toBe(process.env.HOME);
+    expect(env.HOME).toBe('/tmp/config-x'); // no developer's shell rc reaches claude's shell snapshot
     expect(env.ANTHROPIC_MODEL).toBeUndefined();
     expect(env.CLAUDE_CODE_USE_BEDROCK).toBeUndefined();
     expect(env.CLAUDECODE).toBeUndefined();

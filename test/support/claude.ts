@@ -49,6 +49,10 @@ export function claudeEnv(apiUrl: string, configDir: string): Record<string, str
     ANTHROPIC_BASE_URL: apiUrl,
     ANTHROPIC_API_KEY: 'test-key',
     CLAUDE_CONFIG_DIR: configDir,
+    // claude snapshots the user's login shell before its first Bash call (bash -l, sourcing
+    // ~/.bashrc: on this machine pyenv's init, ~400 processes and 0.3 s of CPU a session). A home
+    // of its own keeps the developer's shell set-up out of the tests, and that cost with it.
+    HOME: configDir,
     DISABLE_TELEMETRY: '1',
     DISABLE_ERROR_REPORTING: '1',
     DISABLE_AUTOUPDATER: '1',
