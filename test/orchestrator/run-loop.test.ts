@@ -135,12 +135,16 @@ describe.concurrent('the run loop, with an in-process agent', () => {
     expect(out.exitCode).toBe(EXIT_CODES.failed.code);
     expect(sessionsOf(out.events)).toBe(2);
     expect(out.state.phases['1']?.status).toBe('failed');
+    expect(ofType(out.events, 'restart')).toHaveLength(1);
+    expect(ofType(out.events, 'phase_ended')[0]?.reason).toContain('after 1 restart(s) (max_restarts 1)');
+    expect(out.notices.join('\n')).toContain('Split the phase into smaller phases, or raise --max-restarts or --context-threshold.');
   });
 
   it('one-shot mode (max_restarts 0) reports a crossing and lets the session run on', async () => {
     const out = await run([script({ call: 180_000 }, touch('a.txt'), done, success)], { config: { max_restarts: 0 } });
     expect(out.exitCode).toBe(EXIT_CODES.success.code);
     expect(ofType(out.events, 'context_crossed')[0]?.stopping).toBe(false);
+    expect(ofType(out.events, 'stop_requested')).toHaveLength(0);
     expect(sessionsOf(out.events)).toBe(1);
   });
 
@@ -150,6 +154,25 @@ describe.concurrent('the run loop, with an in-process agent', () => {
     expect(out.exitCode).toBe(EXIT_CODES.success.code);
     expect(ofType(out.events, 'attempt_started').map((e) => e.kind)).toEqual(['initial', 'remediation']);
     expect(out.agent.launches[1]?.prompt).toContain('test -f made.txt');
+  });
+
+  it('a gate that keeps failing fails the phase after max_retries remediation sessions, naming the gate', async () => {
+    const phases = [{ id: '1', title: 'One', gates: [{ name: 'fixed', command: 'test -f fixed.txt' }] }];
+    const out = await run([script({ call: 20_000 }, done, success), script({ call: 20_000 }, done, success)], { phases, config: { max_retries: 1 } });
+    expect(out.exitCode).toBe(EXIT_CODES.failed.code);
+    expect(sessionsOf(out.events)).toBe(2);
+    expect(ofType(out.events, 'phase_ended')).toMatchObject([{ status: 'failed' }]);
+    expect(ofType(out.events, 'phase_ended')[0]?.reason).toContain('gate(s) fixed still failing after 1 remediation session(s) (max_retries 1)');
+  });
+
+  it('a failed phase skips its dependents; the independent phases still run; the run names what it skipped', async () => {
+    const phases = [{ id: '1', title: 'Base' }, { id: '2', title: 'Needs base', dependsOn: ['1'] }, { id: '3', title: 'Independent' }];
+    const out = await run([script({ call: 20_000 }, { done: 'failed', reason: 'cannot build' }, success), script({ call: 20_000 }, done, success)], { phases, config: { max_retries: 0 } });
+    expect(out.exitCode).toBe(EXIT_CODES.failed.code);
+    expect(ofType(out.events, 'phase_ended').map((e) => [e.phaseId, e.status])).toEqual([['1', 'failed'], ['2', 'skipped'], ['3', 'completed']]);
+    expect(ofType(out.events, 'phase_ended')[1]?.reason).toBe('dependency 1 did not complete');
+    expect(out.state.reason).toContain('2 skipped (dependency 1 did not complete)');
+    expect(out.agent.launches.map((launch) => launch.prompt.match(/phase (\d)/i)?.[1])).toEqual(['1', '3']);
   });
 
   it('a session that crashes is retried in a fresh session; past max_retries the phase fails', async () => {
