@@ -7,7 +7,7 @@
  * A resumed phase keeps the baseline its interrupted run recorded (the tree now holds the phase's
  * work: a baseline taken now would be no baseline); one without a recorded baseline gets none.
  */
-import { runGates } from '../gates/index.js';
+import { runGates } from '../verification/run-gates.js';
 import type { Phase } from '../plan/types.js';
 import type { PhaseCarry, PhaseContext } from './phase-context.js';
 

@@ -7,13 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { buildRestartPrompt, captureCheckpoint, type Checkpoint } from '../checkpoint/index.js';
+import { captureCheckpoint, type Checkpoint } from '../checkpoint/index.js';
 import { activityFromStreamLog } from '../checkpoint/last-activity.js';
-import { runGates, type GateOutcome } from '../gates/index.js';
+import { runGates, type GateOutcome } from '../verification/run-gates.js';
 import { headSha } from '../git/index.js';
 import type { Phase } from '../plan/types.js';
 import { exitCodeOf } from '../errors/index.js';
-import { buildPhasePrompt, buildRecoveryResumePrompt, buildReminderPrompt, buildRemediationPrompt, type FailedGate } from '../prompt/index.js';
+import { buildPhasePrompt, buildRecoveryResumePrompt, buildReminderPrompt, buildRemediationPrompt, buildRestartPrompt, type FailedGate } from '../prompt/index.js';
 import { afterSessionSuccess, condenseCheckpoint, initialRecoveryState, type RecoveryState } from '../recovery/index.js';
 import { signalForAttempt, type AttemptKind, type PhaseState } from '../state/index.js';
 import { buildAgentEnv } from './agent-environment.js';

@@ -2,7 +2,7 @@
  * Runs earlier phases' gates again (regression_gates) and records each verdict
  * (regression_result). Which gates, and what a failure means, are verification/regression.ts's.
  */
-import { runGates, type GateOutcome } from '../gates/index.js';
+import { runGates, type GateOutcome } from '../verification/run-gates.js';
 import type { Plan } from '../plan/types.js';
 import type { OwedRegression, RegressionResultEvent, RunState } from '../state/index.js';
 import { endRegressionReason, gateKey, regressionGates, regressionSuspects, type RegressionGate } from '../verification/regression.js';

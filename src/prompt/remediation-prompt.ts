@@ -4,7 +4,7 @@
  * never excuse the phase: a gate that failed before the phase too is named with what failed then
  * and what fails now, never as "not caused by this phase".
  */
-import type { GateOutcome } from '../gates/index.js';
+import type { GateOutcome } from '../verification/run-gates.js';
 import type { Redactor } from '../redact/index.js';
 import type { BaselineComparison } from '../verification/baseline.js';
 

@@ -5,7 +5,8 @@
  * reductions run in one fixed order and stop as soon as the rendered checkpoint fits the target,
  * so a harder level always ends at or below an easier one.
  */
-import { renderCheckpoint, type Checkpoint } from '../checkpoint/index.js';
+import type { Checkpoint } from '../checkpoint/index.js';
+import { renderCheckpoint } from '../prompt/restart-prompt.js';
 import { CONDENSE_REDUCTIONS, type CondenseLevel } from './condense-levels.js';
 
 export interface CondenseOptions {

@@ -17,7 +17,7 @@ import { useCodexHome, useScriptedResponses } from '../support/codex-per-test.js
 import { planFiles } from '../support/plan-files.js';
 import { git, tempGitRepo } from '../support/temp-git-repo.js';
 import { execCommand, type RecordedResponsesRequest, type ResponsesTurn } from '../support/scripted-responses.js';
-import { CHECKPOINT_HEADING } from '../../src/checkpoint/restart-prompt.js';
+import { CHECKPOINT_HEADING } from '../../src/prompt/restart-prompt.js';
 import { onTestFinished } from 'vitest';
 
 async function project(phases: Parameters<typeof planFiles>[1], config: Record<string, unknown> = {}) {

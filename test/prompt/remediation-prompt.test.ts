@@ -1,6 +1,6 @@
 /** The remediation prompt says how each failed gate stands against the baseline, without excusing the phase, and which earlier gates it broke. */
 import { describe, expect, it } from 'vitest';
-import type { GateOutcome } from '../../src/gates/index.js';
+import type { GateOutcome } from '../../src/verification/run-gates.js';
 import { buildRemediationPrompt, type FailedGate } from '../../src/prompt/remediation-prompt.js';
 import type { BaselineComparison } from '../../src/verification/baseline.js';
 

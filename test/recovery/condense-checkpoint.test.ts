@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Checkpoint } from '../../src/checkpoint/index.js';
-import { renderCheckpoint } from '../../src/checkpoint/index.js';
+import { renderCheckpoint } from '../../src/prompt/restart-prompt.js';
 import { condenseCheckpoint, condenseCheckpointBy, isEssential, shortenLine } from '../../src/recovery/index.js';
 
 /** A checkpoint as a long phase produces it: many progress notes, files, activity and commits. */

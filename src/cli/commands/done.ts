@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { loadProjectConfig } from '../../config/index.js';
 import { StateError, UsageError } from '../../errors/index.js';
-import { runGates } from '../../gates/index.js';
+import { runGates } from '../../verification/run-gates.js';
 import { parsePlan, requirePhase, type Plan } from '../../plan/index.js';
 import { createRedactor } from '../../redact/index.js';
 import { appendEvent, findProjectRoot, journalKey, lastPlanUsed, recordPhaseMark, recordPlanUsed, type SignalStatus } from '../../state/index.js';

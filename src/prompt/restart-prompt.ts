@@ -2,7 +2,7 @@
  * The prompt of a session that continues a phase: the checkpoint first (so the model reads it
  * before anything else), then the original phase prompt. Pure.
  */
-import type { Checkpoint } from './checkpoint.js';
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
 
 export const CHECKPOINT_HEADING = '# debussy checkpoint: continuing phase';
 

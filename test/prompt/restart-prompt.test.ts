@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeWorkState, renderCheckpoint, type Checkpoint } from '../../src/checkpoint/index.js';
+import type { Checkpoint } from '../../src/checkpoint/index.js';
+import { describeWorkState, renderCheckpoint } from '../../src/prompt/restart-prompt.js';
 
 const checkpoint: Checkpoint = {
   phaseId: '2', phaseTitle: 'API', sessionNumber: 3, reason: 'run r1 was interrupted during this phase',

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runGateCommand, runGates } from '../../src/gates/index.js';
+import { runGateCommand, runGates } from '../../src/verification/run-gates.js';
 import { livePids, waitFor } from '../e2e/processes.js';
 
 const dirs: string[] = [];
