@@ -14,28 +14,9 @@
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readLineBatches } from '../src/agent/line-reader.js';
-import { TokenCalibration, type GrowthSample, type LearnVerdict } from '../src/context/index.js';
+import { TokenCalibration } from '../src/context/index.js';
 import { errorFigures, replayTranscript, type ErrorFigures } from '../src/replay/index.js';
-
-/** The prior, or a fixed factor and overhead, and no learning. */
-class FixedCalibration extends TokenCalibration {
-  constructor(private readonly fixed?: { factor: number; overheadPerCall: number }) {
-    super();
-  }
-
-  override factorFor(model: string | undefined): number {
-    return this.fixed?.factor ?? this.priorOf(model).factor;
-  }
-
-  override overheadFor(model: string | undefined): number {
-    return this.fixed?.overheadPerCall ?? this.priorOf(model).overheadPerCall;
-  }
-
-  /** Never learns: every pair is treated like one that teaches nothing. */
-  override learn(_model: string | undefined, _sample: GrowthSample): LearnVerdict {
-    return 'shrink';
-  }
-}
+import { FixedCalibration } from './lib/fixed-calibration.js';
 
 const METHODS = {
   debussy: () => new TokenCalibration(),

@@ -20,6 +20,7 @@ import { ContextMonitor, estimateTokens } from '../../src/context/index.js';
 import { CLAUDE_BIN, claudeEnv, makeClaudeConfigDir, tempGitRepo } from '../../test/support/claude.js';
 import { startScriptedApi, type RecordedRequest, type ScriptedTurn } from '../../test/support/scripted-api.js';
 import { loadCorpus, seededRandom, sliceLines } from '../lib/corpus.js';
+import { FixedCalibration } from '../lib/fixed-calibration.js';
 import { figure, median, round, type BenchOptions, type Figure } from '../lib/figure.js';
 
 const MEDIAN_TARGET = 0.1;
@@ -28,6 +29,12 @@ const GROWTH_MEDIAN_TARGET = 10;
 const MIN_GROWTH = 1_000;
 /** The unseen jump appears once a request holds this many messages (about the 20th call). */
 const JUMP_AT_MESSAGES = 40;
+/**
+ * Fixed factors tried in hindsight, with the truth's own 70 tokens per call: the best a projection
+ * with one factor per model could do on this session, whatever it learned (truth / cl100k: 1.2-1.6).
+ */
+const HINDSIGHT_FACTORS = Array.from({ length: 41 }, (_, i) => round(1.2 + i * 0.01, 2));
+const TRUE_OVERHEAD_PER_CALL = 70;
 
 interface Sample {
   request: number;
@@ -36,6 +43,8 @@ interface Sample {
   calibrated: number;
   rawCl100k: number;
   charsEstimate: number;
+  /** Per factor of HINDSIGHT_FACTORS, the projection of a monitor that never learns. */
+  fixed: number[];
 }
 
 type Method = 'calibrated' | 'rawCl100k' | 'charsEstimate';
@@ -94,6 +103,16 @@ function enteredText(event: AgentEvent): string {
   }
 }
 
+/** The fixed factors with the lowest median and the lowest p95 error, each with its other figure. */
+function bestFixedFactors(samples: Sample[]): Record<string, Record<string, number>> {
+  const byFactor = HINDSIGHT_FACTORS.map((factor, i) => {
+    const errors = samples.map((s) => (100 * Math.abs((s.fixed[i] ?? Number.NaN) - s.trueTokens)) / s.trueTokens);
+    return { factor, medianPercent: round(median(errors), 3), p95Percent: round(quantile(errors, 0.95), 3) };
+  });
+  const best = (key: 'medianPercent' | 'p95Percent') => byFactor.reduce((a, b) => (b[key] < a[key] ? b : a));
+  return { forMedian: best('medianPercent'), forP95: best('p95Percent') };
+}
+
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
@@ -120,6 +139,7 @@ export async function contextAccuracy(options: BenchOptions): Promise<Figure> {
   const api = await startScriptedApi({ script: script(repo.dir), usage: 'foreign', foreign: { jumpAtMessages: [JUMP_AT_MESSAGES] } });
   try {
     const monitor = new ContextMonitor({ thresholdPercent: 100, toolCallThreshold: 0, onLimit: () => undefined });
+    const fixedMonitors = HINDSIGHT_FACTORS.map((factor) => new ContextMonitor({ thresholdPercent: 100, toolCallThreshold: 0, onLimit: () => undefined, calibration: new FixedCalibration({ factor, overheadPerCall: TRUE_OVERHEAD_PER_CALL }) }));
     const samples: Sample[] = [];
     let reported = 0;
     let rawSince = 0;
@@ -133,7 +153,7 @@ export async function contextAccuracy(options: BenchOptions): Promise<Figure> {
       if (event.type === 'usage') {
         const request = Number(event.messageId.replace(/^msg_scripted_/, ''));
         if (reported > 0) {
-          samples.push({ request, trueTokens: 0, previousTrue: reported, calibrated: monitor.snapshot().usedTokens, rawCl100k: reported + rawSince, charsEstimate: reported + Math.round((charsSince / 4) * 1.3) });
+          samples.push({ request, trueTokens: 0, previousTrue: reported, calibrated: monitor.snapshot().usedTokens, rawCl100k: reported + rawSince, charsEstimate: reported + Math.round((charsSince / 4) * 1.3), fixed: fixedMonitors.map((m) => m.snapshot().usedTokens) });
         }
         reported = event.contextTokens;
         rawSince = 0;
@@ -145,6 +165,7 @@ export async function contextAccuracy(options: BenchOptions): Promise<Figure> {
         charsSince += text.length;
       }
       monitor.observe(event);
+      for (const fixed of fixedMonitors) fixed.observe(event);
     }
     const end = await session.ended;
     if (end.outcome !== 'completed') throw new Error(`bench: the claude session ended ${end.outcome}: ${end.stderrTail || (end.lastApiError ? apiErrorMessage(end.lastApiError) : '')}`);
@@ -158,6 +179,7 @@ export async function contextAccuracy(options: BenchOptions): Promise<Figure> {
     const jumpPairs = valid.filter((s) => s.trueTokens - s.previousTrue > 5_000 + (s.rawCl100k - s.previousTrue) * 1.6);
     const met = (calibrated.medianPercent ?? Infinity) < MEDIAN_TARGET && (calibrated.p95Percent ?? Infinity) < P95_TARGET && (calibrated.growthMedianPercent ?? Infinity) < GROWTH_MEDIAN_TARGET;
     const model = 'claude-sonnet-4-5';
+    const hindsight = bestFixedFactors(valid);
     return figure({
       id: 3, name: 'Context accuracy (projection of the next request, against a foreign count)', value: calibrated.medianPercent ?? Number.NaN, unit: '% median error', limit: MEDIAN_TARGET,
       target: `median < ${MEDIAN_TARGET}%, p95 < ${P95_TARGET}% of the next request's context, growth error median < ${GROWTH_MEDIAN_TARGET}%`, met,
@@ -171,6 +193,8 @@ export async function contextAccuracy(options: BenchOptions): Promise<Figure> {
         learnedFactor: round(monitor.tokenCalibration.factorFor(model), 3),
         learnedOverheadPerCall: round(monitor.tokenCalibration.overheadFor(model), 1),
         prior: monitor.tokenCalibration.priorOf(model),
+        bestFixedFactorInHindsight: hindsight,
+        growthShareMedianPercent: round(median(valid.map((s) => (100 * (s.trueTokens - s.previousTrue)) / s.trueTokens)), 2),
         truthOverCl100kGrowth: round(median(valid.filter((s) => s.rawCl100k - s.previousTrue >= MIN_GROWTH).map((s) => (s.trueTokens - s.previousTrue) / (s.rawCl100k - s.previousTrue))), 3),
         samples: valid.map((s) => ({ request: s.request, trueTokens: s.trueTokens, calibrated: s.calibrated, rawCl100k: s.rawCl100k, charsEstimate: s.charsEstimate, previousReport: s.previousTrue })),
       },

@@ -8,8 +8,9 @@
  * the process's peak memory on a long session (bench figure 2: 196 MB at a 1 GB stream, ~99 MB
  * with these flags, at no measurable CPU cost in figure 1; docs/performance.md).
  *
- * - semi-space growth factor 1: the young generation stays at its initial size; the few
- *   survivors move to the old generation a little sooner.
+ * - semi-space growth factor 1: the young generation grows no further than it has when the run
+ *   starts (16 MB: loading the CLI's modules grows it first; keeping it at its initial 1-2 MB cost
+ *   13-26% more CPU for 19 MB less peak, docs/performance.md section 2).
  * - heap growing percent 20: the old generation is collected when it has grown 20% past what
  *   survived the last collection (each full collection of ~15 MB live data takes ~10 ms).
  *

@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { classifySecretName, isSecretEnvName, nameWords } from '../../src/redact/secret-names.js';
 import { hidesValue, type ValuePlace } from '../../src/redact/secret-values.js';
@@ -17,6 +19,24 @@ describe('nameWords', () => {
 });
 
 describe('classifySecretName', () => {
+  it('remembers a name without the line it was cut from (a memo key must not keep a stream line alive)', () => {
+    v8.setFlagsFromString('--expose_gc');
+    const gc = runInNewContext('gc') as () => void;
+    // 300 distinct names, each cut from its own 64 KB line, as the candidate scan cuts them from a
+    // raw stream line: V8 keeps such a substring as a view of its whole parent.
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 300; i++) {
+      const line = `{"content":"${'x'.repeat(65_536)}","service_${i}_password":"p"}`;
+      const at = line.indexOf('service_');
+      expect(classifySecretName(line.slice(at, at + `service_${i}_password`.length))).toBe('secret');
+    }
+    gc();
+    const retainedMb = (process.memoryUsage().heapUsed - before) / 2 ** 20;
+    // The lines were 19 MB; the names, a few KB.
+    expect(retainedMb).toBeLessThan(2);
+  });
+
   it.each([
     // Always a secret's name.
     ['password', 'secret'],
