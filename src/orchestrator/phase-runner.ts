@@ -190,6 +190,8 @@ export async function runPhase(ctx: PhaseContext, phase: Phase, carry: PhaseCarr
   };
 
   for (;;) {
+    // --parallel: no new session while another phase waits for a usage limit to reset.
+    await ctx.usagePause?.idle();
     // A Ctrl-C that came while debussy was committing or waiting: start nothing new.
     if (ctx.interrupt.aborted) {
       return stopInterrupted();

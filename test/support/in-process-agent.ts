@@ -30,7 +30,9 @@ export type ScriptStep =
   /** A subscription's usage limit is hit (resetsAt in unix seconds). */
   | { usageLimit: number }
   /** The session hangs here until it is stopped. */
-  | { hang: true };
+  | { hang: true }
+  /** The session waits here for something outside it (another session reaching a point: --parallel). */
+  | { until: () => Promise<unknown> };
 
 /** What one session plays, given its launch (prompt, env) and its number in the whole test (1-based). */
 export type SessionScript = (launch: AgentLaunch, index: number) => ScriptStep[];
@@ -157,6 +159,8 @@ class ScriptedSession implements AgentSession {
         this.emit({ type: 'request_started' });
         this.emit({ type: 'usage', messageId: `msg-${this.index}-${calls}`, model, inputTokens: 10, cacheReadTokens: step.call - 10, cacheCreationTokens: 0, contextTokens: step.call });
         this.emit({ type: 'output_usage', outputTokens: step.output ?? 100 });
+      } else if ('until' in step) {
+        await step.until();
       } else if ('say' in step) {
         this.emit({ type: 'assistant_text', messageId: `msg-${this.index}-${calls}`, text: step.say });
       } else if ('tool' in step) {
