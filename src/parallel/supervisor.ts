@@ -154,10 +154,12 @@ export async function runPhasesInParallel(input: ParallelInput): Promise<Paralle
       if (!after.verifiedOnly) outcome.verifiedLast = id;
       return;
     }
-    givenUp.add(id);
     if (result.status !== 'interrupted' && result.status !== 'paused') await markStatus(id, result.status === 'aborted' ? 'failed' : result.status);
-    if (after.kind === 'problem') outcome.problems.push(after.text);
-    else stop(after.stop);
+    if (after.kind === 'problem') {
+      // Its dependents are skipped; a phase the run stopped in is resumed by the next run, and they with it.
+      givenUp.add(id);
+      outcome.problems.push(after.text);
+    } else stop(after.stop);
   };
 
   const mergeNext = async (): Promise<void> => {

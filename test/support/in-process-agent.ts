@@ -80,6 +80,8 @@ class ScriptedSession implements AgentSession {
   readonly ended: Promise<SessionEnd>;
   private readonly events_: AgentEvent[] = [];
   private wake: (() => void) | undefined;
+  /** The hang step's own waker: sharing the reader's would lose the reader's wake-up. */
+  private wakeHang: (() => void) | undefined;
   private finished = false;
   private stopRequested = false;
   private stopReason: string | undefined;
@@ -117,11 +119,13 @@ class ScriptedSession implements AgentSession {
     this.stopRequested = true;
     if (options.immediate === true) this.immediate = true;
     this.wake?.();
+    this.wakeHang?.();
   }
 
   async kill(): Promise<void> {
     this.killed = true;
     this.wake?.();
+    this.wakeHang?.();
     await this.ended;
   }
 
@@ -202,7 +206,7 @@ class ScriptedSession implements AgentSession {
         exitCode = 1;
         break;
       } else if ('hang' in step) {
-        while (!this.stopRequested && !this.killed) await new Promise<void>((resolve) => (this.wake = resolve));
+        while (!this.stopRequested && !this.killed) await new Promise<void>((resolve) => (this.wakeHang = resolve));
         break;
       } else {
         this.answers.push(await this.signal(['done', '--phase', step.phase ?? phase, '--status', step.done, ...(step.reason === undefined ? [] : ['--reason', step.reason])]));
