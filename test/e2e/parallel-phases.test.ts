@@ -130,4 +130,32 @@ describe('--parallel 2', () => {
     expect((await project.git('worktree', 'list')).trim().split('\n')).toHaveLength(1);
     expect((await project.git('branch', '--list', 'debussy/*')).trim()).toBe('');
   });
+
+  it('kill -9 while two phases run: a plain `debussy run` ends what was left, resumes each phase in its worktree, and completes', async () => {
+    project = await E2EProject.create({
+      phases: DIAMOND,
+      script: byPhase({
+        '1': { fresh: [write('left.txt', 'left\n'), bash('(sleep 23.1)'), done()], checkpoint: [bash('debussy done --phase 1'), done()] },
+        '2': { fresh: [write('right.txt', 'right\n'), bash('(sleep 23.2)'), done()], checkpoint: [bash('debussy done --phase 2'), done()] },
+        '3': { fresh: [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()] },
+      }),
+    });
+    const first = project.start(['run', project.planArg, '--parallel', '2']);
+    await waitFor('both agents to run their sleep', () => livePids(/^sleep 23\.1$/).length > 0 && livePids(/^sleep 23\.2$/).length > 0);
+    first.child.kill('SIGKILL');
+    await first.done;
+    expect(livePids(/^sleep 23\.[12]$/).length).toBe(2); // the orphans are really there
+    const killed = eventsOf(await project.journal(), 'phase_branch');
+
+    // No --parallel: the phases an earlier run left in worktrees go on there, one at a time.
+    const resumed = await project.run(['run', project.planArg]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/ended \d+ process\(es\) it left behind/);
+    expect(livePids(/^sleep 23\.[12]$/)).toEqual([]);
+    const after = await project.journal();
+    expect(eventsOf(after, 'phase_resumed').map((e) => e.phaseId).sort()).toEqual(['1', '2']);
+    expect(eventsOf(after, 'phase_branch').filter((e) => e.stage === 'worktree' && e.phaseId !== '3').map((e) => e.worktree).sort()).toEqual(killed.map((e) => e.worktree).sort());
+    for (const file of ['left.txt', 'right.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
+    expect((await project.git('worktree', 'list')).trim().split('\n')).toHaveLength(1);
+  });
 });

@@ -5,6 +5,8 @@ import { decideMerge, nextToMerge } from '../../src/parallel/merge-order.js';
 import { decideStartBudget } from '../../src/parallel/start-budget.js';
 import { afterPhaseResult, firstStop } from '../../src/parallel/phase-result.js';
 import { movePath, phaseBranchName } from '../../src/parallel/phase-worktree.js';
+import { priorUsedWorktrees, unmergedPhases } from '../../src/parallel/supervisor.js';
+import type { PhaseState, RunState } from '../../src/state/index.js';
 
 // 1 and 2 independent, 3 needs both, 4 needs 3, 5 independent.
 const PHASES: SchedulablePhase[] = [
@@ -110,5 +112,21 @@ describe('phase worktrees', () => {
     ['/elsewhere/plan.md', '/elsewhere/plan.md'],
   ])('%s seen from the worktree: %s', (file, expected) => {
     expect(movePath(file, '/repo', '/wt')).toBe(expected);
+  });
+});
+
+describe('what an earlier run left in worktrees', () => {
+  const phase = (id: string, status: PhaseState['status'], branch?: PhaseState['branch']) => ({ id, status, ...(branch === undefined ? {} : { branch }) }) as PhaseState;
+  const prior = (...phases: PhaseState[]) => ({ phases: Object.fromEntries(phases.map((p) => [p.id, p])) }) as unknown as RunState;
+  const tree = (merged: boolean) => ({ name: 'debussy/r/x', worktree: '/wt/x', merged });
+  it.each([
+    ['no earlier run', undefined, [], false],
+    ['a sequential run', prior(phase('1', 'in_progress')), [], false],
+    ['a phase interrupted in its worktree', prior(phase('1', 'in_progress', tree(false))), [], true],
+    ['a phase completed, not merged (debussy stopped first)', prior(phase('1', 'completed', tree(false))), ['1'], true],
+    ['every phase merged', prior(phase('1', 'completed', tree(true))), [], false],
+  ])('%s', (_why, state, unmerged, used) => {
+    expect(unmergedPhases(state).map((p) => p.id)).toEqual(unmerged);
+    expect(priorUsedWorktrees(state)).toBe(used);
   });
 });

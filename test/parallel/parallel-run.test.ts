@@ -245,4 +245,52 @@ describe.concurrent('--parallel, with an in-process agent', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('one usage limit pauses every phase: one wait (one notification), and no new session of another phase starts before it ends', async () => {
+    const phases: PhaseSpec[] = [{ id: '1', title: 'Limited' }, { id: '2', title: 'Other' }];
+    const dir = projectWith(phases);
+    try {
+      const meet = barrier(2);
+      const later = (ms: number): ScriptStep => ({ until: () => new Promise((resolve) => setTimeout(resolve, ms)) });
+      const out = await run(dir, {
+        '1': [() => [{ call: 20_000 }, { until: meet.arrive }, { usageLimit: Math.floor(Date.now() / 1000) + 2 }], () => [{ call: 20_000 }, done, success]],
+        // Phase 2's session crashes while phase 1 waits: its retry must wait too.
+        '2': [() => [{ call: 20_000 }, { until: meet.arrive }, later(300), { crash: 1 }], () => [{ call: 20_000 }, done, success]],
+      }, { config: { max_wait: 60_000 } });
+      expect(out.exitCode).toBe(EXIT_CODES.success.code);
+      const ended = ofType(out.events, 'usage_limit').find((e) => e.stage === 'ended' && e.phaseId === '1');
+      expect(ended).toBeDefined();
+      const retry = ofType(out.events, 'session_started').filter((e) => e.phaseId === '2')[1];
+      expect(Date.parse(retry?.ts ?? '')).toBeGreaterThanOrEqual(Date.parse(ended?.ts ?? ''));
+      expect(out.notices.filter((n) => n.includes('is waiting for a usage limit'))).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a merge that breaks a merged phase's gate is aborted, and a remediation on top of the merged work makes it pass", async () => {
+    const phases: PhaseSpec[] = [
+      { id: '1', title: 'Guard', gates: [{ name: 'no-bad', command: '! grep -qs bad b.txt' }] },
+      { id: '2', title: 'Bad', gates: [{ name: 'b', command: 'test -f b.txt' }] },
+    ];
+    const dir = projectWith(phases);
+    try {
+      const meet = barrier(2);
+      const fix = (): ScriptStep[] => [{ call: 20_000 }, write('b.txt', 'good\n'), done, success];
+      const out = await run(dir, {
+        '1': [() => [{ call: 20_000 }, write('a.txt'), { until: meet.arrive }, done, success], fix],
+        '2': [() => [{ call: 20_000 }, write('b.txt', 'bad\n'), { until: meet.arrive }, done, success], fix],
+      });
+      expect(out.exitCode).toBe(EXIT_CODES.success.code);
+      const conflict = ofType(out.events, 'phase_branch').find((e) => e.stage === 'conflict');
+      expect(conflict?.files).toEqual(['no-bad (phase 1)']);
+      expect(ofType(out.events, 'regression_result').some((e) => !e.passed && e.name === 'no-bad')).toBe(true);
+      expect(readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('good\n');
+      expect((await git(dir, 'status', '--porcelain')).trim()).toBe('');
+      // One merge commit per phase: the aborted merge left none.
+      expect((await git(dir, 'log', '--merges', '--first-parent', '--format=%s')).trim().split('\n')).toHaveLength(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
