@@ -111,7 +111,17 @@ export async function runPhasesInParallel(input: ParallelInput): Promise<Paralle
 
   const start = async (phase: Phase): Promise<void> => {
     started.add(phase.id);
-    const slot = await slotFor(phase);
+    let slot: Slot;
+    try {
+      slot = await slotFor(phase);
+    } catch (error) {
+      // No worktree (a path git refuses, a branch checked out elsewhere): the phase cannot run; its dependents are skipped.
+      const reason = `its worktree could not be made: ${error instanceof Error ? error.message : String(error)}`;
+      givenUp.add(phase.id);
+      run.recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'failed', reason });
+      outcome.problems.push(`${phase.id} failed (${reason})`);
+      return;
+    }
     await markStatus(phase.id, 'in_progress');
     const phaseCtx = phaseContextIn(run, slot.worktree, interrupt, done);
     const task = runPhase(phaseCtx, phase, input.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 })

@@ -293,4 +293,19 @@ describe.concurrent('--parallel, with an in-process agent', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('refuses to start without commits to merge or a branch to merge into: one line, exit 2, nothing run', async () => {
+    const dir = projectWith([{ id: '1', title: 'One' }]);
+    try {
+      const refusal = async (config: Partial<DebussyConfig>) => run(dir, { '1': [() => [done, success]] }, { config }).then(() => undefined, (error: unknown) => error as { message: string; exitKind: string });
+      expect(await refusal({ auto_commit: false })).toMatchObject({ exitKind: 'usage' });
+      expect((await refusal({ auto_commit: false }))?.message).toMatch(/needs a git repository and auto_commit on/);
+      await git(dir, 'checkout', '--quiet', '--detach');
+      expect(await refusal({})).toMatchObject({ exitKind: 'usage' });
+      expect((await refusal({}))?.message).toMatch(/HEAD is detached/);
+      expect(existsSync(path.join(dir, '.debussy', 'runs'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
