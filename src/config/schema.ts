@@ -47,6 +47,10 @@ export const CONFIG_SCHEMA = {
     kind: 'integer', default: 3, min: 0, flag: '--max-restarts', group: 'limits',
     description: 'Context restarts allowed per phase. 0 is one-shot mode: a crossing is reported, never acted on.',
   },
+  max_parallel: {
+    kind: 'integer', default: 1, min: 1, max: 32, flag: '--parallel', group: 'limits',
+    description: 'Phases run at the same time, each in its own git worktree and branch, merged into the run\'s branch in dependency order (parallel.md in the docs debussy ships). 1: one phase at a time in the work tree.',
+  },
   max_retries: {
     kind: 'integer', default: 2, min: 0, flag: '--max-retries', group: 'limits',
     description: 'Extra sessions allowed per phase after a failure (failed gates, no completion signal, a crash).',
@@ -255,6 +259,7 @@ export interface DebussyConfig {
   context_window: number | undefined;
   max_context_tokens: number;
   max_restarts: number;
+  max_parallel: number;
   max_retries: number;
   session_timeout: number | undefined;
   max_cost: number | undefined;

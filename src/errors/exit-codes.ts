@@ -7,7 +7,7 @@ export const EXIT_CODES = {
   failed: {
     code: 1,
     meaning:
-      "A phase failed, a gate failed, or the audit found errors; debussy's state in .debussy/ could not be written at the start (E_STATE_WRITE); an agent's `debussy done` / `progress` found its run's journal gone (E_RUN_JOURNAL_MISSING).",
+      "A phase failed, a gate failed, a phase's branch would not merge (--parallel: a conflict left after its merge remediation), or the audit found errors; debussy's state in .debussy/ could not be written at the start (E_STATE_WRITE); an agent's `debussy done` / `progress` found its run's journal gone (E_RUN_JOURNAL_MISSING).",
   },
   usage: {
     code: 2,

@@ -9,6 +9,7 @@ import type { PriceTable } from '../cost/prices.js';
 import type { BaselineResultEvent, PhaseState } from '../state/index.js';
 import type { RunRecovery } from './run-recovery.js';
 import type { RunRecorder } from './run-recorder.js';
+import type { UsagePause } from '../parallel/usage-pause.js';
 
 export interface PhaseContext {
   root: string;
@@ -40,6 +41,8 @@ export interface PhaseContext {
   resumeCommand: string;
   /** Puts back the agent's debussy if something deleted it (run-state-guard.ts), before each of its tool calls. */
   keepLiveFiles?: () => void;
+  /** --parallel: the run's one usage-limit wait, which every phase joins (parallel/usage-pause.ts). */
+  usagePause?: UsagePause;
   /** Writes back debussy's config and plan files if the agent deleted them (run-state-guard.ts); the paths it could not. */
   keepInputs?: () => string[];
 }

@@ -149,6 +149,8 @@ class PhaseRun {
       : { ...first, attempt: this.startAttempt('initial', this.phasePrompt, first) };
 
     for (;;) {
+      // --parallel: no new session while another phase waits for a usage limit to reset.
+      await ctx.usagePause?.idle();
       // A Ctrl-C that came while debussy was committing or waiting: start nothing new.
       if (ctx.interrupt.aborted) return this.stopInterrupted(turn);
       const spent = await this.spentSoFar();

@@ -14,7 +14,8 @@ import type { PhaseStatus } from '../plan/types.js';
 import type { PhaseContext } from './phase-context.js';
 import { errorMessage } from '../errors/error-message.js';
 
-export async function markPlanStatus(ctx: PhaseContext, phaseId: string, status: PhaseStatus): Promise<void> {
+/** `commitInProgress`: --parallel keeps the run's work tree clean for its merges, so "in progress" is committed too. */
+export async function markPlanStatus(ctx: PhaseContext, phaseId: string, status: PhaseStatus, options: { commitInProgress?: boolean } = {}): Promise<void> {
   if (!ctx.config.update_plan_status) return;
   try {
     const updated = await updatePhaseStatusCell(ctx.plan.path, phaseId, status);
@@ -22,7 +23,7 @@ export async function markPlanStatus(ctx: PhaseContext, phaseId: string, status:
       ctx.recorder.record({ type: 'notice', level: 'warning', phaseId, message: 'update_plan_status: the master plan has no Status cell for this phase' });
       return;
     }
-    if (status !== 'in_progress') await commitPlanStatus(ctx, phaseId, status);
+    if (status !== 'in_progress' || options.commitInProgress === true) await commitPlanStatus(ctx, phaseId, status);
   } catch (error) {
     ctx.recorder.record({ type: 'notice', level: 'warning', phaseId, message: `update_plan_status: could not update the master plan: ${errorMessage(error)}` });
   }

@@ -31,6 +31,8 @@ import { RunStateGuard } from './run-state-guard.js';
 import { createRunRecovery } from './run-recovery.js';
 import { budgetRaised, checkBudget, describeBudgetReached, raiseBudgetHint, runSpend, settleUnendedSpend, withPriceOverrides } from '../cost/index.js';
 import { docFile } from '../install/package-files.js';
+import { checkParallelSetup } from '../parallel/preconditions.js';
+import { priorUsedWorktrees, runPhasesInParallel } from '../parallel/supervisor.js';
 
 export interface RunPlanInput {
   root: string;
@@ -74,6 +76,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   const agent = input.agent ?? agentForRun(config, priced.table);
   agent.check(root, input.env);
   const prereq = await checkPrerequisites(root, continuesRun(before?.state) ? { ...config, allow_dirty: true } : config);
+  if (config.max_parallel > 1 && !input.only) await checkParallelSetup(root, prereq.useGit);
   // What the run records must be sealed, or the next run could not tell its verdicts from forged ones.
   const key = requireJournalKey();
 
@@ -206,7 +209,22 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     const completedThisRun: string[] = [];
     let verifiedLast: string | undefined;
 
-    for (const phase of toRun) {
+    // --parallel (or an earlier run's phases left in their worktrees): the phases run side by side (parallel/supervisor.ts).
+    const parallel = !input.only && prereq.useGit && (config.max_parallel > 1 || priorUsedWorktrees(prior));
+    const sideBySide = parallel ? await runPhasesInParallel({ ctx, toRun, carry: resume.carry, done, prior, maxParallel: config.max_parallel }) : undefined;
+    if (sideBySide !== undefined) {
+      problems.push(...sideBySide.problems);
+      completedThisRun.push(...sideBySide.completedThisRun);
+      verifiedLast = sideBySide.verifiedLast;
+      const stop = sideBySide.stop;
+      if (stop !== undefined) {
+        status = stop.status;
+        reason = stop.reason;
+        if ('exitKind' in stop && stop.exitKind !== undefined) exitCode = exitCodeOf(stop.exitKind);
+        if (stop.status === 'interrupted' && stop.resumeCommand !== undefined) resumeCommand = stop.resumeCommand;
+      }
+    }
+    for (const phase of sideBySide === undefined ? toRun : []) {
       if (guard.interrupt.aborted) {
         status = 'interrupted';
         break;

@@ -26,13 +26,17 @@ export async function waitForUsageLimit(ctx: PhaseContext, phaseId: string, limi
       hint: `The work so far is committed. Resume ${when}: ${ctx.resumeCommand} (or raise max_wait to let debussy wait).`,
     };
   }
-  ctx.recorder.record({ type: 'usage_limit', phaseId, stage: 'started', kind: limit.kind, source: limit.source, ...reset, until: decision.untilMs });
-  await notify(ctx, phaseId, `debussy is waiting for a usage limit (${limit.kind}) to reset: phase ${phaseId} resumes at ${formatClock(decision.untilMs)}`);
-  const waited = await sleepUnlessInterrupted(decision.delayMs, ctx.interrupt);
+  // --parallel: a wait another phase started is this phase's too (one wait for the run, not one per phase).
+  const joined = ctx.usagePause?.current();
+  ctx.recorder.record({ type: 'usage_limit', phaseId, stage: 'started', kind: limit.kind, source: limit.source, ...reset, until: joined?.untilMs ?? decision.untilMs });
+  if (joined === undefined) await notify(ctx, phaseId, `debussy is waiting for a usage limit (${limit.kind}) to reset: phase ${phaseId} resumes at ${formatClock(decision.untilMs)}`);
+  const sleeping = joined?.ended ?? sleepUnlessInterrupted(decision.delayMs, ctx.interrupt);
+  if (joined === undefined) ctx.usagePause?.begin(decision.untilMs, sleeping);
+  const waited = (await sleeping) && !ctx.interrupt.aborted;
   if (!waited) return { kind: 'interrupted' };
   const waitedMs = Date.now() - now;
   ctx.recorder.record({ type: 'usage_limit', phaseId, stage: 'ended', kind: limit.kind, source: limit.source, ...reset, waitedMs });
-  await notify(ctx, phaseId, `debussy resumes phase ${phaseId}: the usage limit (${limit.kind}) has reset`);
+  if (joined === undefined) await notify(ctx, phaseId, `debussy resumes phase ${phaseId}: the usage limit (${limit.kind}) has reset`);
   return { kind: 'resumed', waitedMs };
 }
 

@@ -21,6 +21,21 @@ export interface JournalLine {
   text: string;
 }
 
+/** --parallel: where a phase runs and what became of its merge. */
+function branchLine(event: Extract<JournalEvent, { type: 'phase_branch' }>): JournalLine {
+  const files = event.files === undefined || event.files.length === 0 ? '' : `: ${event.files.join(', ')}`;
+  switch (event.stage) {
+    case 'worktree':
+      return { level: 'info', text: `phase ${event.phaseId}: runs in its worktree on branch ${event.branch}` };
+    case 'merged':
+      return { level: 'info', text: `phase ${event.phaseId}: branch ${event.branch} merged into the run's branch` };
+    case 'conflict':
+      return { level: 'warning', text: `phase ${event.phaseId}: ${event.reason ?? 'the merge failed'}${files}; the merge is aborted and the phase gets a merge remediation` };
+    case 'merge_failed':
+      return { level: 'error', text: `phase ${event.phaseId}: ${event.reason ?? 'the merge failed'}${files}` };
+  }
+}
+
 /** One line per journal event worth showing; the text is free of escape sequences. */
 export function describeJournalEvent(event: JournalEvent): JournalLine | undefined {
   const line = journalLine(event);
@@ -33,6 +48,8 @@ function journalLine(event: JournalEvent): JournalLine | undefined {
       return { level: 'info', text: `run ${event.runId} started: ${event.planName} (${event.phaseIds.length} phases)${event.resumedFrom ? `, resuming run ${event.resumedFrom}` : ''}` };
     case 'phase_started':
       return { level: 'info', text: `phase ${event.phaseId} started: ${event.title}` };
+    case 'phase_branch':
+      return branchLine(event);
     case 'phase_resumed':
       return { level: 'info', text: `phase ${event.phaseId}: continues run ${event.fromRunId} (${event.progress.length === 1 ? '1 progress entry' : `${event.progress.length} progress entries`} carried over)` };
     case 'attempt_started':

@@ -96,7 +96,7 @@ export class LiveReporter implements Reporter {
 
   agent(phaseId: string, event: AgentEvent, context: ContextSnapshot): void {
     this.guard(() => {
-      this.state = applyAgentEvent(this.state, event, context);
+      this.state = applyAgentEvent(this.state, event, context, phaseId);
       const line = describeAgentEvent(event, this.options.verbose);
       this.redraw(line ? this.agentLines(phaseId, line) : []);
     });

@@ -48,6 +48,15 @@ export interface LiveState {
   /** While waiting for a usage limit to reset: when the wait ends (epoch ms). */
   waitUntil: number | undefined;
   finished: boolean;
+  /** Phases started and not ended, in start order (--parallel runs several): a line each. */
+  running: RunningPhase[];
+}
+
+export interface RunningPhase {
+  id: string;
+  activity: string;
+  /** The context of its running session, once known. */
+  percent: number | undefined;
 }
 
 export const INITIAL_LIVE_STATE: LiveState = {
@@ -69,6 +78,7 @@ export const INITIAL_LIVE_STATE: LiveState = {
   priorCostUsd: 0,
   waitUntil: undefined,
   finished: false,
+  running: [],
 };
 
 const numberOr = (value: unknown, fallback: number | undefined): number | undefined =>
@@ -93,6 +103,42 @@ export function applyRunStart(state: LiveState, info: RunStartInfo): LiveState {
 }
 
 export function applyJournalEvent(state: LiveState, event: JournalEvent, now: number): LiveState {
+  return trackRunning(applyToRun(state, event, now), event);
+}
+
+/** What a running phase's line says after one of its events; undefined: unchanged. */
+function phaseActivity(event: JournalEvent): string | undefined {
+  switch (event.type) {
+    case 'session_started':
+      return `session ${event.sessionIndex} running`;
+    case 'session_ended':
+      return `session ${event.sessionIndex} ${event.outcome}`;
+    case 'stop_requested':
+      return 'stopping';
+    case 'gate_result':
+      return `gate ${event.name} ${event.passed ? 'passed' : 'failed'}`;
+    case 'commit':
+      return `committed ${event.sha.slice(0, 10)}`;
+    case 'usage_limit':
+      return event.stage === 'started' ? 'waiting for the usage limit' : undefined;
+    case 'phase_branch':
+      return event.stage === 'conflict' ? 'merge remediation' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function trackRunning(state: LiveState, event: JournalEvent): LiveState {
+  if (!('phaseId' in event) || typeof event.phaseId !== 'string') return state;
+  const id = event.phaseId;
+  if (event.type === 'phase_ended') return { ...state, running: state.running.filter((phase) => phase.id !== id) };
+  if (event.type === 'phase_started') return { ...state, running: [...state.running.filter((phase) => phase.id !== id), { id, activity: 'preparing the session', percent: undefined }] };
+  const activity = phaseActivity(event);
+  if (activity === undefined || !state.running.some((phase) => phase.id === id)) return state;
+  return { ...state, running: state.running.map((phase) => (phase.id === id ? { ...phase, activity } : phase)) };
+}
+
+function applyToRun(state: LiveState, event: JournalEvent, now: number): LiveState {
   switch (event.type) {
     case 'run_started':
       return {
@@ -161,11 +207,15 @@ export function applyJournalEvent(state: LiveState, event: JournalEvent, now: nu
   }
 }
 
-export function applyAgentEvent(state: LiveState, event: AgentEvent, context: ContextFigures): LiveState {
+export function applyAgentEvent(state: LiveState, event: AgentEvent, context: ContextFigures, phaseId?: string): LiveState {
   const next: LiveState = {
     ...state,
     context,
   };
+  if (phaseId !== undefined && state.running.some((phase) => phase.id === phaseId)) {
+    const activity = event.type === 'tool_start' && event.parentToolUseId === undefined ? `running ${event.name}` : event.type === 'request_started' ? 'waiting for the model' : undefined;
+    next.running = state.running.map((phase) => (phase.id === phaseId ? { ...phase, percent: context.percent, ...(activity === undefined ? {} : { activity }) } : phase));
+  }
   if (event.type === 'result') next.currentCostUsd = numberOr(event.costUsd, 0) ?? 0;
   if (event.type === 'tool_start' && event.parentToolUseId === undefined) next.activity = `running ${event.name}`;
   if (event.type === 'request_started' || (event.type === 'tool_result' && event.parentToolUseId === undefined)) next.activity = 'waiting for the model';

@@ -93,13 +93,28 @@ function contextLine(state: LiveState, options: FrameOptions, width: number): st
   return `  context ${gauge}${threshold}`;
 }
 
+/** --parallel: one line per phase running, when more than one is. */
+function runningLines(state: LiveState, options: FrameOptions): string[] {
+  if (state.running.length < 2) return [];
+  const { colors } = options;
+  const sep = colors.dim(options.unicode ? ' · ' : ' | ');
+  return state.running.map((phase) => {
+    const title = state.titles[phase.id];
+    const context = phase.percent === undefined ? [] : [`context ${phase.percent.toFixed(0)}%`];
+    return `  ${colors.bold(`phase ${inertLine(phase.id)}`)}${title === undefined ? '' : `: ${inertLine(title)}`}${sep}${[...context, colors.dim(inertLine(phase.activity))].join(sep)}`;
+  });
+}
+
 /** The lines of the area, top to bottom. */
 export function renderStatusArea(state: LiveState, options: FrameOptions): string[] {
   // One column spare: writing the last column leaves some terminals waiting to wrap.
   const width = Math.max(10, options.width - 1);
   const rule = options.colors.dim((options.unicode ? '─' : '-').repeat(width));
   const lines = [rule, headerLine(state, options, width), countersLine(state, options), contextLine(state, options, width)];
-  const room = options.height === undefined ? lines.length : Math.max(1, Math.floor(options.height / 2));
+  const room = options.height === undefined ? lines.length + state.running.length : Math.max(1, Math.floor(options.height / 2));
+  const phases = runningLines(state, options);
+  // Phases running side by side come after the counters, as many as the room allows.
+  if (phases.length > 0 && room >= 4 + phases.length) return [...lines.slice(0, 3), ...phases].map((line) => truncateToWidth(line, width, options.unicode ? '…' : '...'));
   // Short terminals lose the rule first, then the counters; the phase line stays.
   const kept = room >= 4 ? lines : room === 3 ? lines.slice(1) : room === 2 ? [lines[1] ?? '', lines[3] ?? ''] : [lines[1] ?? ''];
   return kept.map((line) => truncateToWidth(line, width, options.unicode ? '…' : '...'));

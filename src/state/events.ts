@@ -82,6 +82,22 @@ export interface PhaseStartedEvent extends Base {
   baseSha?: string;
 }
 
+/**
+ * --parallel: where a phase runs (its own worktree and branch), and what became of the merge of
+ * that branch into the run's branch. A resume finds an interrupted phase's worktree here.
+ */
+export interface PhaseBranchEvent extends Base {
+  type: 'phase_branch';
+  phaseId: string;
+  /** worktree: made (or found again); merged: in the run's branch; conflict: a merge remediation starts; merge_failed: the run stops. */
+  stage: 'worktree' | 'merged' | 'conflict' | 'merge_failed';
+  branch: string;
+  worktree: string;
+  /** conflict, merge_failed: the files that conflicted (or the gates the merge broke). */
+  files?: string[];
+  reason?: string;
+}
+
 export interface PhaseEndedEvent extends Base {
   type: 'phase_ended';
   phaseId: string;
@@ -421,6 +437,7 @@ export type JournalEvent =
   | RunEndedEvent
   | PhaseStartedEvent
   | PhaseEndedEvent
+  | PhaseBranchEvent
   | PhaseResumedEvent
   | AttemptStartedEvent
   | SessionStartedEvent

@@ -331,6 +331,9 @@ function applyToPhase(state: RunState, event: JournalEvent): void {
       if (isString(event.reason)) phase.reason = event.reason;
       return;
     }
+    case 'phase_branch':
+      if (isString(event.branch) && isString(event.worktree)) phase.branch = { name: event.branch, worktree: event.worktree, merged: event.stage === 'merged' };
+      return;
     case 'attempt_started':
       return startAttempt(phase, event);
     case 'session_started':

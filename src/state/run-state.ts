@@ -76,6 +76,8 @@ export interface PhaseState {
    * by its gates before it counts as done.
    */
   unprovenCompletion?: { ts: string; why: UnprovenWhy };
+  /** --parallel: the phase's worktree and branch, and whether the branch is merged into the run's (phase_branch). */
+  branch?: { name: string; worktree: string; merged: boolean };
   /** HEAD when the phase first started (from phase_started). */
   baseSha?: string;
   /** The user's changes the phase's commits leave alone (the latest user_changes event). */

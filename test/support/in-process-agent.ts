@@ -30,7 +30,9 @@ export type ScriptStep =
   /** A subscription's usage limit is hit (resetsAt in unix seconds). */
   | { usageLimit: number }
   /** The session hangs here until it is stopped. */
-  | { hang: true };
+  | { hang: true }
+  /** The session waits here for something outside it (another session reaching a point: --parallel). */
+  | { until: () => Promise<unknown> };
 
 /** What one session plays, given its launch (prompt, env) and its number in the whole test (1-based). */
 export type SessionScript = (launch: AgentLaunch, index: number) => ScriptStep[];
@@ -78,6 +80,8 @@ class ScriptedSession implements AgentSession {
   readonly ended: Promise<SessionEnd>;
   private readonly events_: AgentEvent[] = [];
   private wake: (() => void) | undefined;
+  /** The hang step's own waker: sharing the reader's would lose the reader's wake-up. */
+  private wakeHang: (() => void) | undefined;
   private finished = false;
   private stopRequested = false;
   private stopReason: string | undefined;
@@ -115,11 +119,13 @@ class ScriptedSession implements AgentSession {
     this.stopRequested = true;
     if (options.immediate === true) this.immediate = true;
     this.wake?.();
+    this.wakeHang?.();
   }
 
   async kill(): Promise<void> {
     this.killed = true;
     this.wake?.();
+    this.wakeHang?.();
     await this.ended;
   }
 
@@ -157,6 +163,8 @@ class ScriptedSession implements AgentSession {
         this.emit({ type: 'request_started' });
         this.emit({ type: 'usage', messageId: `msg-${this.index}-${calls}`, model, inputTokens: 10, cacheReadTokens: step.call - 10, cacheCreationTokens: 0, contextTokens: step.call });
         this.emit({ type: 'output_usage', outputTokens: step.output ?? 100 });
+      } else if ('until' in step) {
+        await step.until();
       } else if ('say' in step) {
         this.emit({ type: 'assistant_text', messageId: `msg-${this.index}-${calls}`, text: step.say });
       } else if ('tool' in step) {
@@ -198,7 +206,7 @@ class ScriptedSession implements AgentSession {
         exitCode = 1;
         break;
       } else if ('hang' in step) {
-        while (!this.stopRequested && !this.killed) await new Promise<void>((resolve) => (this.wake = resolve));
+        while (!this.stopRequested && !this.killed) await new Promise<void>((resolve) => (this.wakeHang = resolve));
         break;
       } else {
         this.answers.push(await this.signal(['done', '--phase', step.phase ?? phase, '--status', step.done, ...(step.reason === undefined ? [] : ['--reason', step.reason])]));

@@ -1,0 +1,220 @@
+/**
+ * Runs a plan's phases side by side (--parallel N), in this process: each ready phase in its own
+ * worktree and branch through the same runPhase as one at a time, sharing the run's one journal,
+ * budget, circuit breaker, usage-limit pause and reporter. Completed phases merge into the run's
+ * branch one at a time (merge-phase.ts); phases that become ready start from the merged result.
+ * The decisions (which phase is ready, merge order, the budget at a start, what a phase's end
+ * means) are pure and live beside this file; this one carries them out.
+ */
+import { existsSync } from 'node:fs';
+import { GitError } from '../errors/index.js';
+import { addWorktree, currentBranch, removeWorktree } from '../git/worktree.js';
+import type { Phase } from '../plan/types.js';
+import { runSpend } from '../cost/index.js';
+import type { RunState } from '../state/index.js';
+import { markPlanStatus } from '../orchestrator/plan-status.js';
+import type { PhaseCarry, PhaseContext, PhaseResult } from '../orchestrator/phase-context.js';
+import { runPhase } from '../orchestrator/phase-runner.js';
+import { mergePhase } from './merge-phase.js';
+import { nextToMerge } from './merge-order.js';
+import { afterPhaseResult, firstStop, type RunStop } from './phase-result.js';
+import { phaseBranchName, phaseContextIn, phaseWorktreeDir } from './phase-worktree.js';
+import { readyPhases, unreachablePhases } from './ready-phases.js';
+import { decideStartBudget } from './start-budget.js';
+import { UsagePause } from './usage-pause.js';
+
+export interface ParallelInput {
+  /** The run's context: its root is the user's work tree, on the run's branch. */
+  ctx: PhaseContext;
+  /** The phases to run, in execution order. */
+  toRun: readonly Phase[];
+  carry: ReadonlyMap<string, PhaseCarry>;
+  /** Phases complete before this run (and merged): updated as this run's phases merge. */
+  done: Set<string>;
+  /** The run this one continues: where its phases' worktrees are, and which are not merged yet. */
+  prior: RunState | undefined;
+  maxParallel: number;
+}
+
+export interface ParallelOutcome {
+  stop: RunStop | undefined;
+  problems: string[];
+  /** Phases completed by sessions of this run, in merge order. */
+  completedThisRun: string[];
+  verifiedLast: string | undefined;
+}
+
+interface Slot {
+  phase: Phase;
+  branch: string;
+  worktree: string;
+}
+
+/** A phase completed in an earlier run whose branch never made it into the run's branch (debussy stopped first). */
+export function unmergedPhases(prior: RunState | undefined): { id: string; branch: string; worktree: string }[] {
+  if (prior === undefined) return [];
+  return Object.values(prior.phases).flatMap((phase) => (phase.branch !== undefined && !phase.branch.merged && phase.status === 'completed' ? [{ id: phase.id, branch: phase.branch.name, worktree: phase.branch.worktree }] : []));
+}
+
+/** Whether the run must go on with worktrees even at --parallel 1: an earlier run left phases in them. */
+export function priorUsedWorktrees(prior: RunState | undefined): boolean {
+  return prior !== undefined && Object.values(prior.phases).some((phase) => phase.branch !== undefined && !phase.branch.merged);
+}
+
+export async function runPhasesInParallel(input: ParallelInput): Promise<ParallelOutcome> {
+  const { ctx, toRun, done } = input;
+  const runBranch = await currentBranch(ctx.root);
+  if (runBranch === undefined) throw new GitError('--parallel merges each phase into the branch checked out, and HEAD is detached', { hint: 'Check out a branch (git switch -c my-run), then run again.' });
+  // The run's own stop (a block, an abort, a pause) ends the other phases as a Ctrl-C would: work committed, resumable.
+  const stopRun = new AbortController();
+  const interrupt = AbortSignal.any([ctx.interrupt, stopRun.signal]);
+  const run: PhaseContext = { ...ctx, interrupt, usagePause: new UsagePause() };
+  const order = toRun.map((phase) => phase.id);
+  const byId = new Map(toRun.map((phase) => [phase.id, phase]));
+  const slots = new Map<string, Slot>();
+  const started = new Set<string>();
+  const givenUp = new Set<string>();
+  const mergedThisRun = new Set<string>();
+  const running = new Map<string, Promise<void>>();
+  const ended: { id: string; result: PhaseResult }[] = [];
+  const awaiting: { id: string; completedSeq: number }[] = [];
+  const endedSpends: number[] = [];
+  const outcome: ParallelOutcome = { stop: undefined, problems: [], completedThisRun: [], verifiedLast: undefined };
+  let seq = 0;
+  let wake: () => void = () => {};
+  const stop = (next: RunStop) => {
+    outcome.stop = firstStop(outcome.stop, next);
+    stopRun.abort();
+  };
+  const markStatus = (id: string, status: Parameters<typeof markPlanStatus>[2]) => markPlanStatus(run, id, status, { commitInProgress: true });
+
+  /** The phase's worktree: the one an earlier run left for it, or a new one from the run's branch as merged so far. */
+  const slotFor = async (phase: Phase): Promise<Slot> => {
+    const left = input.prior?.phases[phase.id]?.branch;
+    const branch = left?.name ?? phaseBranchName(ctx.runId, phase.id);
+    const worktree = left !== undefined && existsSync(left.worktree) ? left.worktree : phaseWorktreeDir(ctx.root, ctx.runId, phase.id);
+    await addWorktree(ctx.root, worktree, branch, 'HEAD');
+    run.recorder.record({ type: 'phase_branch', phaseId: phase.id, stage: 'worktree', branch, worktree });
+    const slot = { phase, branch, worktree };
+    slots.set(phase.id, slot);
+    return slot;
+  };
+
+  for (const left of unmergedPhases(input.prior)) {
+    const phase = byId.get(left.id) ?? ctx.plan.phases.find((p) => p.id === left.id);
+    if (phase === undefined) continue;
+    done.delete(left.id); // complete, but its dependents start from the run's branch once it is merged
+    started.add(left.id);
+    await slotFor(phase);
+    awaiting.push({ id: left.id, completedSeq: seq++ });
+  }
+
+  const start = async (phase: Phase): Promise<void> => {
+    started.add(phase.id);
+    let slot: Slot;
+    try {
+      slot = await slotFor(phase);
+    } catch (error) {
+      // No worktree (a path git refuses, a branch checked out elsewhere): the phase cannot run; its dependents are skipped.
+      const reason = `its worktree could not be made: ${error instanceof Error ? error.message : String(error)}`;
+      givenUp.add(phase.id);
+      run.recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'failed', reason });
+      outcome.problems.push(`${phase.id} failed (${reason})`);
+      return;
+    }
+    await markStatus(phase.id, 'in_progress');
+    const phaseCtx = phaseContextIn(run, slot.worktree, interrupt, done);
+    const task = runPhase(phaseCtx, phase, input.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 })
+      .catch((error: unknown): PhaseResult => ({ status: 'aborted', reason: error instanceof Error ? error.message : String(error), hint: 'See `debussy logs`.', exitKind: 'failed' }))
+      .then((result) => {
+        ended.push({ id: phase.id, result });
+        running.delete(phase.id);
+        wake();
+      });
+    running.set(phase.id, task);
+  };
+
+  const startReady = async (): Promise<void> => {
+    for (const lost of unreachablePhases({ phases: toRun, started, givenUp })) {
+      const why = `dependency ${lost.missing.join(', ')} did not complete`;
+      started.add(lost.id);
+      givenUp.add(lost.id);
+      run.recorder.record({ type: 'phase_ended', phaseId: lost.id, status: 'skipped', reason: why });
+      outcome.problems.push(`${lost.id} skipped (${why})`);
+    }
+    if (interrupt.aborted) return;
+    const ready = readyPhases({ phases: toRun, merged: done, started, givenUp, running: running.size, maxParallel: input.maxParallel });
+    for (const id of ready) {
+      const phase = byId.get(id);
+      if (phase === undefined) continue;
+      const state = await run.recorder.state();
+      const mean = endedSpends.length === 0 ? undefined : endedSpends.reduce((a, b) => a + b, 0) / endedSpends.length;
+      const budget = decideStartBudget({ maxCostUsd: ctx.config.max_cost, maxPhaseCostUsd: ctx.config.max_phase_cost, spentUsd: runSpend(state).usd, running: running.size, meanPhaseUsd: mean });
+      // Reached: the phase starts anyway when it is alone, and its own check stops it at the budget with the run's usual words and exit code.
+      if (budget.kind === 'wait' || (budget.kind === 'reached' && running.size > 0)) break;
+      await start(phase);
+    }
+  };
+
+  const settle = async (id: string, result: PhaseResult): Promise<void> => {
+    endedSpends.push((await run.recorder.state()).phases[id]?.costUsd ?? 0);
+    const after = afterPhaseResult(id, result);
+    if (after.kind === 'merge') {
+      awaiting.push({ id, completedSeq: seq++ });
+      if (!after.verifiedOnly) outcome.verifiedLast = id;
+      return;
+    }
+    if (result.status !== 'interrupted' && result.status !== 'paused') await markStatus(id, result.status === 'aborted' ? 'failed' : result.status);
+    if (after.kind === 'problem') {
+      // Its dependents are skipped; a phase the run stopped in is resumed by the next run, and they with it.
+      givenUp.add(id);
+      outcome.problems.push(after.text);
+    } else stop(after.stop);
+  };
+
+  const mergeNext = async (): Promise<void> => {
+    const id = nextToMerge(awaiting, order);
+    const slot = id === undefined ? undefined : slots.get(id);
+    if (id === undefined || slot === undefined) return;
+    awaiting.splice(awaiting.findIndex((entry) => entry.id === id), 1);
+    const merged = await mergePhase(run, {
+      ...slot, runBranch, mergedSoFar: mergedThisRun,
+      phaseContext: () => phaseContextIn(run, slot.worktree, interrupt, done),
+    });
+    if (merged.kind === 'merged') {
+      mergedThisRun.add(id);
+      done.add(id);
+      outcome.completedThisRun.push(id);
+      await markStatus(id, 'completed');
+      await removeWorktree(ctx.root, slot.worktree, slot.branch);
+      return;
+    }
+    if (merged.kind === 'interrupted') {
+      stop({ status: 'interrupted' });
+      return;
+    }
+    givenUp.add(id);
+    await markStatus(id, 'failed');
+    run.recorder.record({ type: 'phase_ended', phaseId: id, status: 'failed', reason: merged.reason });
+    stop({
+      status: 'aborted', exitKind: 'failed',
+      reason: `phase ${id}: ${merged.reason}; both branches are kept: ${slot.branch} (the phase, in ${slot.worktree}) and ${runBranch}. Merge it by hand (git merge ${slot.branch}), then run ${ctx.resumeCommand}`,
+    });
+  };
+
+  for (;;) {
+    await startReady();
+    if (running.size === 0 && ended.length === 0 && (awaiting.length === 0 || interrupt.aborted)) break;
+    if (ended.length === 0 && (awaiting.length === 0 || interrupt.aborted)) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      wake = () => {};
+    }
+    for (const { id, result } of ended.splice(0)) await settle(id, result);
+    // One merger: each completed phase in turn, while the others run on.
+    while (awaiting.length > 0 && !interrupt.aborted) await mergeNext();
+  }
+  await Promise.all(running.values());
+  return outcome;
+}

@@ -1,0 +1,161 @@
+/**
+ * Issue 25 acceptance (one machine: --parallel), through the real claude against the scripted
+ * server: two independent phases run at once in worktrees (their requests interleave in the
+ * server's log), merge, and the dependent phase sees both; a conflicting pair gets a merge
+ * remediation; Ctrl-C in the middle of two phases, then `debussy run`, completes with nothing lost.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { firstUserText, type RecordedRequest, type ScriptedTurn } from '../support/scripted-api.js';
+import { E2EProject, eventsOf, type PhaseSpec } from './e2e-project.js';
+import { livePids, waitFor } from './processes.js';
+import { assistantTurns, bash, done, sessionKind, write } from './session-script.js';
+
+let project: E2EProject | undefined;
+afterEach(async () => {
+  await project?.dispose();
+  project = undefined;
+});
+
+/** The phase a request belongs to, from its prompt ("phase 2" comes first in a fresh and in a checkpoint prompt). */
+function phaseOf(req: RecordedRequest): string {
+  return /phase (\w+)/.exec(firstUserText(req))?.[1] ?? '?';
+}
+
+/** Turns per phase and per kind of session (fresh, checkpoint: a resume or a merge remediation). */
+function byPhase(turns: Record<string, Partial<Record<'fresh' | 'checkpoint', ScriptedTurn[]>>>) {
+  return (req: RecordedRequest): ScriptedTurn => {
+    const kind = sessionKind(req) === 'checkpoint' ? 'checkpoint' : 'fresh';
+    return turns[phaseOf(req)]?.[kind]?.[assistantTurns(req)] ?? done();
+  };
+}
+
+/** [first, last] arrival of a phase's main requests. */
+function span(requests: RecordedRequest[], phaseId: string): [number, number] {
+  const times = requests.filter((r) => phaseOf(r) === phaseId).map((r) => r.receivedAt);
+  return [Math.min(...times), Math.max(...times)];
+}
+
+const DIAMOND: PhaseSpec[] = [
+  { id: '1', title: 'Left', gates: [{ name: 'left', command: 'test -f left.txt' }] },
+  { id: '2', title: 'Right', gates: [{ name: 'right', command: 'test -f right.txt' }] },
+  { id: '3', title: 'Both', dependsOn: ['1', '2'], gates: [{ name: 'both', command: 'test -f both.txt' }] },
+];
+
+describe('--parallel 2', () => {
+  it('runs two independent phases at once in worktrees, merges them, and the dependent phase sees both', async () => {
+    project = await E2EProject.create({
+      phases: DIAMOND,
+      script: byPhase({
+        '1': { fresh: [write('left.txt', 'left\n', { latencyMs: 2500 }), bash('debussy done --phase 1'), done()] },
+        '2': { fresh: [write('right.txt', 'right\n', { latencyMs: 2500 }), bash('debussy done --phase 2'), done()] },
+        '3': { fresh: [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()] },
+      }),
+    });
+    const result = await project.run(['run', project.planArg, '--parallel', '2']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const main = project.api.mainRequests();
+    const [start1, end1] = span(main, '1');
+    const [start2, end2] = span(main, '2');
+    // Overlap in the server's log: each phase's first request came before the other's last.
+    expect(start2).toBeLessThan(end1);
+    expect(start1).toBeLessThan(end2);
+    expect(span(main, '3')[0]).toBeGreaterThan(Math.max(end1, end2));
+    const events = await project.journal();
+    const trees = eventsOf(events, 'phase_branch').filter((e) => e.stage === 'worktree');
+    expect(trees.map((e) => e.phaseId).sort()).toEqual(['1', '2', '3']);
+    for (const tree of trees) expect(tree.worktree).toContain(path.join('.git', 'debussy', 'worktrees'));
+    // Each session worked in its worktree, and its `debussy done` reached the run.
+    expect(eventsOf(events, 'signal').map((e) => e.phaseId).sort()).toEqual(['1', '2', '3']);
+    for (const file of ['left.txt', 'right.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
+    expect((await project.git('log', '--merges', '--format=%s')).trim().split('\n')).toHaveLength(3);
+    expect((await project.git('status', '--porcelain')).trim()).toBe('');
+    expect((await project.git('worktree', 'list')).trim().split('\n')).toHaveLength(1);
+    const status = JSON.parse((await project.run(['status', '--json'])).stdout) as { run: { phases: Record<string, { status: string }> } };
+    expect(Object.values(status.run.phases).map((p) => p.status)).toEqual(['completed', 'completed', 'completed']);
+  });
+
+  it('a conflicting pair: the second merge is aborted and its phase resolves the conflict in a merge remediation', async () => {
+    const resolve = (id: string): ScriptedTurn[] => [bash('grep -q "<<<<<<<" colour.txt && printf "red\\nblue\\n" > colour.txt'), bash(`debussy done --phase ${id}`), done()];
+    project = await E2EProject.create({
+      phases: [
+        { id: '1', title: 'Red', gates: [{ name: 'red', command: 'grep -q red colour.txt' }] },
+        { id: '2', title: 'Blue', gates: [{ name: 'blue', command: 'grep -q blue colour.txt' }] },
+      ],
+      script: byPhase({
+        '1': { fresh: [write('colour.txt', 'red\n', { latencyMs: 1500 }), bash('debussy done --phase 1'), done()], checkpoint: resolve('1') },
+        '2': { fresh: [write('colour.txt', 'blue\n', { latencyMs: 1500 }), bash('debussy done --phase 2'), done()], checkpoint: resolve('2') },
+      }),
+    });
+    const result = await project.run(['run', project.planArg, '--parallel', '2']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const events = await project.journal();
+    const stages = eventsOf(events, 'phase_branch').filter((e) => e.stage !== 'worktree');
+    const second = stages.find((e) => e.stage === 'conflict')?.phaseId;
+    expect(second).toBeDefined();
+    expect(stages.map((e) => e.stage)).toEqual(['merged', 'conflict', 'merged']);
+    expect(stages.find((e) => e.stage === 'conflict')?.files).toEqual(['colour.txt']);
+    const remediation = project.api.mainRequests().find((r) => sessionKind(r) === 'checkpoint');
+    expect(remediation && firstUserText(remediation)).toMatch(/conflicts in colour\.txt/);
+    expect(project.read('colour.txt')).toBe('red\nblue\n');
+    expect(await project.git('log', '-p', '--first-parent', '--format=')).not.toContain('<<<<<<<');
+  });
+
+  it('Ctrl-C while two phases run commits each worktree\'s work; debussy run resumes both there and completes', async () => {
+    project = await E2EProject.create({
+      phases: DIAMOND,
+      script: byPhase({
+        '1': { fresh: [write('left.txt', 'left\n'), bash('(sleep 21.1)'), done()], checkpoint: [bash('debussy done --phase 1'), done()] },
+        '2': { fresh: [write('right.txt', 'right\n'), bash('(sleep 21.2)'), done()], checkpoint: [bash('debussy done --phase 2'), done()] },
+        '3': { fresh: [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()] },
+      }),
+    });
+    const first = project.start(['run', project.planArg, '--parallel', '2']);
+    await waitFor('both agents to run their sleep', () => livePids(/^sleep 21\.1$/).length > 0 && livePids(/^sleep 21\.2$/).length > 0);
+    first.child.kill('SIGINT');
+    const interrupted = await first.done;
+    expect(interrupted.code, interrupted.stdout + interrupted.stderr).toBe(130);
+    expect(livePids(/^sleep 21\.[12]$/)).toEqual([]);
+    const before = await project.journal();
+    expect(eventsOf(before, 'commit').filter((c) => c.purpose === 'interrupted').map((c) => c.phaseId).sort()).toEqual(['1', '2']);
+
+    const resumed = await project.run(['run', project.planArg, '--parallel', '2']);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    const after = await project.journal();
+    expect(eventsOf(after, 'phase_resumed').map((e) => e.phaseId).sort()).toEqual(['1', '2']);
+    const treesBefore = eventsOf(before, 'phase_branch').map((e) => e.worktree).sort();
+    expect(eventsOf(after, 'phase_branch').filter((e) => e.stage === 'worktree' && e.phaseId !== '3').map((e) => e.worktree).sort()).toEqual(treesBefore);
+    for (const file of ['left.txt', 'right.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
+    expect((await project.git('worktree', 'list')).trim().split('\n')).toHaveLength(1);
+    expect((await project.git('branch', '--list', 'debussy/*')).trim()).toBe('');
+  });
+
+  it('kill -9 while two phases run: a plain `debussy run` ends what was left, resumes each phase in its worktree, and completes', async () => {
+    project = await E2EProject.create({
+      phases: DIAMOND,
+      script: byPhase({
+        '1': { fresh: [write('left.txt', 'left\n'), bash('(sleep 23.1)'), done()], checkpoint: [bash('debussy done --phase 1'), done()] },
+        '2': { fresh: [write('right.txt', 'right\n'), bash('(sleep 23.2)'), done()], checkpoint: [bash('debussy done --phase 2'), done()] },
+        '3': { fresh: [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()] },
+      }),
+    });
+    const first = project.start(['run', project.planArg, '--parallel', '2']);
+    await waitFor('both agents to run their sleep', () => livePids(/^sleep 23\.1$/).length > 0 && livePids(/^sleep 23\.2$/).length > 0);
+    first.child.kill('SIGKILL');
+    await first.done;
+    expect(livePids(/^sleep 23\.[12]$/).length).toBe(2); // the orphans are really there
+    const killed = eventsOf(await project.journal(), 'phase_branch');
+
+    // No --parallel: the phases an earlier run left in worktrees go on there, one at a time.
+    const resumed = await project.run(['run', project.planArg]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/ended \d+ process\(es\) it left behind/);
+    expect(livePids(/^sleep 23\.[12]$/)).toEqual([]);
+    const after = await project.journal();
+    expect(eventsOf(after, 'phase_resumed').map((e) => e.phaseId).sort()).toEqual(['1', '2']);
+    expect(eventsOf(after, 'phase_branch').filter((e) => e.stage === 'worktree' && e.phaseId !== '3').map((e) => e.worktree).sort()).toEqual(killed.map((e) => e.worktree).sort());
+    for (const file of ['left.txt', 'right.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
+    expect((await project.git('worktree', 'list')).trim().split('\n')).toHaveLength(1);
+  });
+});
