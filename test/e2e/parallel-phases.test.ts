@@ -2,7 +2,8 @@
  * Issue 25 acceptance (one machine: --parallel), through the real claude against the scripted
  * server: two independent phases run at once in worktrees (their requests interleave in the
  * server's log), merge, and the dependent phase sees both; a conflicting pair gets a merge
- * remediation; Ctrl-C in the middle of two phases, then `debussy run`, completes with nothing lost.
+ * remediation; Ctrl-C in the middle of two phases, then `debussy run`, completes with nothing lost;
+ * a usage limit one phase meets holds back the other phase's next session until it resets.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -158,4 +159,49 @@ describe('--parallel 2', () => {
     for (const file of ['left.txt', 'right.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
     expect((await project.git('worktree', 'list')).trim().split('\n')).toHaveLength(1);
   });
+  it('one usage limit pauses both: the other phase starts no new session until the limit resets, and the user is told once', async () => {
+    let resetSeconds = 0;
+    let hit = false;
+    /** The phase a request is for: "phase 2" appears in a fresh, a checkpoint and a remediation prompt alike. */
+    const phaseNumber = (req: RecordedRequest): string => /phase (\d+)/.exec(firstUserText(req))?.[1] ?? '?';
+    const script = (req: RecordedRequest): ScriptedTurn => {
+      const turn = assistantTurns(req);
+      const kind = sessionKind(req);
+      if (phaseNumber(req) === '1') {
+        if (kind === 'checkpoint') return [bash('debussy done --phase 1'), done()][turn] ?? done();
+        if (turn === 0) return write('one.txt', 'one\n');
+        if (!hit) {
+          hit = true;
+          resetSeconds = Math.ceil(Date.now() / 1000) + 10;
+          return { kind: 'error', status: 429, type: 'rate_limit_error', message: `Claude AI usage limit reached|${resetSeconds}`, headers: { 'x-should-retry': 'false' } };
+        }
+        return done();
+      }
+      // Phase 2's first session signals done without two.txt (its gate fails) while phase 1 waits:
+      // its remediation is the new session the limit must hold back.
+      if (kind === 'remediation') return [write('two.txt', 'two\n'), bash('debussy done --phase 2'), done()][turn] ?? done();
+      return [write('draft.txt', 'draft\n', { latencyMs: 3500 }), bash('debussy done --phase 2'), done()][turn] ?? done();
+    };
+    project = await E2EProject.create({
+      phases: [
+        { id: '1', title: 'Limited', gates: [{ name: 'one', command: 'test -f one.txt' }] },
+        { id: '2', title: 'Meanwhile', gates: [{ name: 'two', command: 'test -f two.txt' }] },
+      ],
+      script,
+    });
+    const result = await project.run(['run', project.planArg, '--parallel', '2']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const main = project.api.mainRequests();
+    const remediation = main.find((r) => sessionKind(r) === 'remediation');
+    expect(remediation).toBeDefined();
+    // Phase 2's first session ended (and its gate failed) during the wait; its next session came after the reset.
+    const firstOfPhase2 = main.filter((r) => phaseNumber(r) === '2' && sessionKind(r) === 'fresh').map((r) => r.receivedAt);
+    expect(Math.max(...firstOfPhase2)).toBeLessThan(resetSeconds * 1000);
+    expect(remediation?.receivedAt ?? 0).toBeGreaterThanOrEqual(resetSeconds * 1000);
+    const events = await project.journal();
+    expect(eventsOf(events, 'usage_limit').map((e) => [e.phaseId, e.stage])).toEqual([['1', 'started'], ['1', 'ended']]);
+    expect(result.stdout.split('debussy is waiting for a usage limit').length - 1).toBe(1);
+    expect(eventsOf(events, 'phase_ended').map((e) => [e.phaseId, e.status]).sort()).toEqual([['1', 'completed'], ['2', 'completed']]);
+  }, 120_000);
 });
+
