@@ -51,6 +51,10 @@ export const CONFIG_SCHEMA = {
     kind: 'integer', default: 1, min: 1, max: 32, flag: '--parallel', group: 'limits',
     description: 'Phases run at the same time, each in its own git worktree and branch, merged into the run\'s branch in dependency order (parallel.md in the docs debussy ships). 1: one phase at a time in the work tree.',
   },
+  worktree_setup: {
+    kind: 'string', default: undefined, group: 'limits',
+    description: 'With max_parallel above 1: a shell command run in each new phase worktree before its phase starts (with gate_timeout), for what git does not track and the gates need, e.g. "npm ci" or "cp $DEBUSSY_PROJECT_ROOT/.env . && npm ci" (DEBUSSY_PROJECT_ROOT is your work tree). A failure fails the phase, naming the command and its output. Unset: nothing runs.',
+  },
   max_retries: {
     kind: 'integer', default: 2, min: 0, flag: '--max-retries', group: 'limits',
     description: 'Extra sessions allowed per phase after a failure (failed gates, no completion signal, a crash).',
@@ -260,6 +264,7 @@ export interface DebussyConfig {
   max_context_tokens: number;
   max_restarts: number;
   max_parallel: number;
+  worktree_setup: string | undefined;
   max_retries: number;
   session_timeout: number | undefined;
   max_cost: number | undefined;

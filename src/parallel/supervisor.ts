@@ -22,6 +22,7 @@ import { phaseBranchName, phaseContextIn, phaseWorktreeDir } from './phase-workt
 import { readyPhases, unreachablePhases } from './ready-phases.js';
 import { decideStartBudget } from './start-budget.js';
 import { UsagePause } from './usage-pause.js';
+import { setUpWorktree } from './worktree-setup.js';
 
 export interface ParallelInput {
   /** The run's context: its root is the user's work tree, on the run's branch. */
@@ -48,6 +49,8 @@ interface Slot {
   phase: Phase;
   branch: string;
   worktree: string;
+  /** Made by this run (not found again): worktree_setup runs in it before the phase. */
+  made: boolean;
 }
 
 /** A phase completed in an earlier run whose branch never made it into the run's branch (debussy stopped first). */
@@ -93,9 +96,9 @@ export async function runPhasesInParallel(input: ParallelInput): Promise<Paralle
     const left = input.prior?.phases[phase.id]?.branch;
     const branch = left?.name ?? phaseBranchName(ctx.runId, phase.id);
     const worktree = left !== undefined && existsSync(left.worktree) ? left.worktree : phaseWorktreeDir(ctx.root, ctx.runId, phase.id);
-    await addWorktree(ctx.root, worktree, branch, 'HEAD');
+    const made = (await addWorktree(ctx.root, worktree, branch, 'HEAD')) === 'added';
     run.recorder.record({ type: 'phase_branch', phaseId: phase.id, stage: 'worktree', branch, worktree });
-    const slot = { phase, branch, worktree };
+    const slot = { phase, branch, worktree, made };
     slots.set(phase.id, slot);
     return slot;
   };
@@ -124,7 +127,15 @@ export async function runPhasesInParallel(input: ParallelInput): Promise<Paralle
     }
     await markStatus(phase.id, 'in_progress');
     const phaseCtx = phaseContextIn(run, slot.worktree, interrupt, done);
-    const task = runPhase(phaseCtx, phase, input.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 })
+    const setup = ctx.config.worktree_setup;
+    // The setup runs inside the phase's task, so one phase's `npm ci` holds back no other phase.
+    const prepared = slot.made && setup !== undefined ? setUpWorktree(run, phase.id, slot, setup) : Promise.resolve(undefined);
+    const task = prepared
+      .then(async (unready) => {
+        if (unready === undefined) return runPhase(phaseCtx, phase, input.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 });
+        if (unready.status !== 'interrupted') run.recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'failed', reason: 'reason' in unready ? unready.reason : 'worktree_setup failed' });
+        return unready;
+      })
       .catch((error: unknown): PhaseResult => ({ status: 'aborted', reason: error instanceof Error ? error.message : String(error), hint: 'See `debussy logs`.', exitKind: 'failed' }))
       .then((result) => {
         ended.push({ id: phase.id, result });

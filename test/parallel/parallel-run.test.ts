@@ -57,7 +57,7 @@ interface Outcome {
 /** Phase id -> the steps its sessions play (a list: session 1, 2, ... of that phase; the last repeats). */
 type PhaseScripts = Record<string, ((cwd: string) => ScriptStep[])[]>;
 
-async function run(dir: string, scripts: PhaseScripts, options: { config?: Partial<DebussyConfig>; interrupt?: AbortController } = {}): Promise<Outcome> {
+async function run(dir: string, scripts: PhaseScripts, options: { config?: Partial<DebussyConfig>; interrupt?: AbortController; fresh?: boolean } = {}): Promise<Outcome> {
   const parsed = await parsePlan(path.join(dir, 'plans/e2e/MASTER_PLAN.md'));
   if (parsed.plan === undefined) throw new Error('the test plan did not parse');
   const played = new Map<string, number>();
@@ -75,7 +75,7 @@ async function run(dir: string, scripts: PhaseScripts, options: { config?: Parti
     root: dir, plan: parsed.plan, config: { ...defaultConfig(), ...FAST, ...options.config },
     reporter: { runStarted() {}, journal() {}, agent() {}, notice: (_level, message) => notices.push(message), runFinished() {}, close() {} },
     interrupt: (options.interrupt ?? new AbortController()).signal, forceStop: new AbortController().signal,
-    env: { ...process.env, DEBUSSY_STATE_DIR: stateDir }, resumeCommand: 'debussy run plans/e2e/MASTER_PLAN.md', agent,
+    env: { ...process.env, DEBUSSY_STATE_DIR: stateDir }, resumeCommand: 'debussy run plans/e2e/MASTER_PLAN.md', agent, ...(options.fresh === true ? { fresh: true } : {}),
   });
   const { events } = await readJournal(journalPath(dir, result.runId));
   const state = (await loadRun(dir, result.runId))?.state;
@@ -304,6 +304,44 @@ describe.concurrent('--parallel, with an in-process agent', () => {
       expect(await refusal({})).toMatchObject({ exitKind: 'usage' });
       expect((await refusal({}))?.message).toMatch(/HEAD is detached/);
       expect(existsSync(path.join(dir, '.debussy', 'runs'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('worktree_setup runs in each new worktree before its phase (here: copies an untracked file the gate needs); a failing setup fails its phase, naming the command, and leaves no worktree', async () => {
+    const phases: PhaseSpec[] = [
+      { id: '1', title: 'Needs local', gates: [{ name: 'local', command: 'test -f local.env && test -f one.txt' }] },
+      { id: '2', title: 'Also needs it', gates: [{ name: 'local', command: 'test -f local.env && test -f two.txt' }] },
+    ];
+    const dir = projectWith(phases);
+    try {
+      // Untracked and ignored in the user's tree: git does not carry it into a worktree.
+      writeFileSync(path.join(dir, '.git', 'info', 'exclude'), 'local.env\n');
+      writeFileSync(path.join(dir, 'local.env'), 'LOCAL=1\n');
+      const scripts: PhaseScripts = { '1': [() => [write('one.txt'), done, success]], '2': [() => [write('two.txt'), done, success]] };
+      const without = await run(dir, scripts, { config: { max_retries: 0 } });
+      expect(without.exitCode).toBe(EXIT_CODES.failed.code); // the gates cannot see local.env
+
+      const fresh = projectWith(phases);
+      try {
+        writeFileSync(path.join(fresh, '.git', 'info', 'exclude'), 'local.env\n');
+        writeFileSync(path.join(fresh, 'local.env'), 'LOCAL=1\n');
+        const out = await run(fresh, scripts, { config: { worktree_setup: 'cp "$DEBUSSY_PROJECT_ROOT/local.env" .' } });
+        expect(out.exitCode, out.state.reason).toBe(EXIT_CODES.success.code);
+        expect(ofType(out.events, 'notice').filter((e) => /worktree set up \(worktree_setup/.test(e.message)).map((e) => e.phaseId).sort()).toEqual(['1', '2']);
+        // The copied file stays out of the phases' commits (the user's exclude applies in the worktree too).
+        expect((await git(fresh, 'log', '--name-only', '--format=')).split('\n')).not.toContain('local.env');
+
+        const failing = await run(fresh, scripts, { config: { worktree_setup: 'echo "npm ERR! missing lockfile" >&2; exit 3' }, fresh: true });
+        expect(failing.exitCode).toBe(EXIT_CODES.failed.code);
+        const ended = ofType(failing.events, 'phase_ended').filter((e) => e.status === 'failed');
+        expect(ended.map((e) => e.phaseId).sort()).toEqual(['1', '2']);
+        expect(ended[0]?.reason).toMatch(/^worktree_setup `echo "npm ERR! missing lockfile" >&2; exit 3` failed in its worktree \(exit 3\): npm ERR! missing lockfile$/);
+        expect(ofType(failing.events, 'session_started')).toHaveLength(0);
+        expect((await git(fresh, 'worktree', 'list')).trim().split('\n')).toHaveLength(1);
+      } finally {
+        rmSync(fresh, { recursive: true, force: true });
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
