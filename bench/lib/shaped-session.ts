@@ -37,9 +37,9 @@ export interface PlannedCall {
 
 type TurnKind = 'small' | 'read' | 'bash' | 'write' | 'edit';
 
-/** A round trip with almost nothing in it (`git status` and the like), measured: ~170 tokens of this truth. */
+/** A round trip with almost nothing in it (`git status` and the like): 140-170 tokens of this truth, measured; the base of every call. */
 const SMALL_CALL_TOKENS = 170;
-/** Tool output a call may carry at once: under claude's 30,000-character Bash limit, a Read of ~8,000 tokens. */
+/** Tool output one call carries: under claude's 30,000-character Bash limit, Reads of ~10,000 tokens each; the largest call. */
 const MAX_BASH_CHARS = 20_000;
 const MAX_READ_CHARS = 28_000;
 const MAX_CALL_TOKENS = 26_000;
