@@ -8,7 +8,8 @@
  * alone (never learning), and with raw cl100k (factor 1, no per-call overhead). Each projection is
  * compared with the context the API then reported; the table gives, per model, the transcripts,
  * the calls compared, the median and p95 error (% of the reported context) and how many calls were
- * under-projected (a run learns of a crossing late on those). Nothing here knows where transcripts
+ * under-projected (a run learns of a crossing late on those), and the calls' growth as % of the
+ * context (the distribution figure 3's session is sized by). Nothing here knows where transcripts
  * live: give it the folders you collected (docs/restart-flow.md says which were measured).
  */
 import { createReadStream, readdirSync, statSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { readLineBatches } from '../src/agent/line-reader.js';
 import { TokenCalibration } from '../src/context/index.js';
 import { errorFigures, replayTranscript, type ErrorFigures } from '../src/replay/index.js';
 import { FixedCalibration } from './lib/fixed-calibration.js';
+import { shareQuantiles } from './lib/real-growth.js';
 
 const METHODS = {
   debussy: () => new TokenCalibration(),
@@ -29,6 +31,8 @@ interface Row {
   model: string;
   errorPercent: number;
   under: boolean;
+  /** The call's growth since the one before, as % of its reported context (figure 3 sizes its calls by these). */
+  growthSharePercent: number;
 }
 
 const OTHER = 'not Claude';
@@ -53,10 +57,13 @@ function transcriptsUnder(target: string): string[] {
 
 async function replay(file: string, method: Method): Promise<Row[]> {
   const rows: Row[] = [];
+  let previous = 0;
   const calls = replayTranscript(readLineBatches(createReadStream(file)), { thresholdPercent: 100, maxContextTokens: undefined, contextWindow: undefined, calibration: METHODS[method]() });
   for await (const call of calls) {
+    const before = previous;
+    previous = call.reported;
     if (call.projected === null || call.reported <= 0) continue;
-    rows.push({ model: call.model, errorPercent: (100 * Math.abs(call.projected - call.reported)) / call.reported, under: call.projected < call.reported });
+    rows.push({ model: call.model, errorPercent: (100 * Math.abs(call.projected - call.reported)) / call.reported, under: call.projected < call.reported, growthSharePercent: (100 * (call.reported - before)) / call.reported });
   }
   return rows;
 }
@@ -105,6 +112,7 @@ async function main(argv: string[]): Promise<void> {
     debussy: summary(group.rows.debussy),
     prior: summary(group.rows.prior),
     rawCl100k: summary(group.rows.rawCl100k),
+    growthSharePercent: shareQuantiles(group.rows.debussy.map((r) => r.growthSharePercent)),
   }));
   if (json) {
     process.stdout.write(`${JSON.stringify({ files: files.length, models: table })}\n`);
@@ -114,6 +122,8 @@ async function main(argv: string[]): Promise<void> {
   process.stdout.write(`${files.length} transcripts; error as % of the next request's reported context: median, p95, calls under-projected\n`);
   process.stdout.write(`${'model'.padEnd(14)}${'files'.padStart(6)}${'calls'.padStart(7)}  ${'debussy'.padEnd(24)}${'prior alone'.padEnd(24)}${'raw cl100k'.padEnd(24)}\n`);
   for (const row of table) process.stdout.write(`${row.model.padEnd(14)}${String(row.transcripts).padStart(6)}${String(row.calls).padStart(7)}  ${cell(row.debussy)}${cell(row.prior)}${cell(row.rawCl100k)}\n`);
+  const all = table.find((row) => row.model === 'all');
+  if (all !== undefined) process.stdout.write(`growth per call, % of the context (all): ${Object.entries(all.growthSharePercent).map(([q, v]) => `${q} ${v}`).join(', ')}\n`);
 }
 
 await main(process.argv.slice(2));

@@ -5,8 +5,10 @@
  * per kind of content (system 1.05, text 1.1, tool calls 1.15, tool results 1.2), plus a hidden 35
  * tokens per message and one unseen jump of 6,000 tokens that stays (like a reminder Claude Code
  * injects). Against cl100k that is 20-60% more depending on the content, so a fixed factor cannot
- * match it; the monitor must calibrate as it goes. The session reads code, docs, logs and JSON,
- * runs Bash commands and writes files, ~50 API calls.
+ * match it; the monitor must calibrate as it goes. The session (lib/shaped-session.ts) reads code,
+ * docs, logs and JSON, runs Bash commands, writes and edits files, each call sized from the growth
+ * of real Claude Code sessions (lib/real-growth.ts: a median 0.78% of the context, p90 4.0%), from
+ * ~22k tokens up to 140k (about 80 calls).
  *
  * At each response's usage event, before the monitor sees it, its snapshot is the projection of
  * the request that response answers (nothing enters the context between a request and its
@@ -14,13 +16,14 @@
  * exactly that request. Beside the calibrated projection: the last report plus the raw cl100k count
  * of what entered since (debussy before issue 13), and plus characters / 4 x 1.3.
  */
-import path from 'node:path';
 import { apiErrorMessage, buildClaudeArgs, startAgentSession, type AgentEvent } from '../../src/agent/index.js';
 import { ContextMonitor, estimateTokens } from '../../src/context/index.js';
 import { CLAUDE_BIN, claudeEnv, makeClaudeConfigDir, tempGitRepo } from '../../test/support/claude.js';
-import { startScriptedApi, type RecordedRequest, type ScriptedTurn } from '../../test/support/scripted-api.js';
+import { startScriptedApi, type RecordedRequest } from '../../test/support/scripted-api.js';
 import { loadCorpus, seededRandom, sliceLines } from '../lib/corpus.js';
 import { FixedCalibration } from '../lib/fixed-calibration.js';
+import { quantile, REAL_GROWTH_CALLS, realShareQuantiles, shareQuantiles } from '../lib/real-growth.js';
+import { shapedSession } from '../lib/shaped-session.js';
 import { figure, median, round, type BenchOptions, type Figure } from '../lib/figure.js';
 
 const MEDIAN_TARGET = 0.1;
@@ -35,6 +38,17 @@ const JUMP_AT_MESSAGES = 40;
  */
 const HINDSIGHT_FACTORS = Array.from({ length: 41 }, (_, i) => round(1.2 + i * 0.01, 2));
 const TRUE_OVERHEAD_PER_CALL = 70;
+/** The session ends at the first request this large: the threshold region of a 200k window. */
+const PEAK_TOKENS = 140_000;
+/** No call takes the context past this: claude 2.1.332's blocking limit for a 200k model is above it (a request of ~186k was past it). */
+const CEILING_TOKENS = 160_000;
+const MAX_CALLS = 250;
+
+function countBy(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
 
 interface Sample {
   request: number;
@@ -56,37 +70,13 @@ function projectFiles(): Record<string, string> {
   const random = seededRandom(3);
   const take = (chars: number) => sliceLines(corpus.text, chars, random);
   const files: Record<string, string> = {};
-  for (let i = 0; i < 8; i++) files[`src/module${i}.ts`] = take(4_000 + i * 2_500);
-  for (let i = 0; i < 5; i++) files[`docs/guide${i}.md`] = sliceLines(corpus.prose, 3_000 + i * 3_000, random);
-  const log = Array.from({ length: 300 }, (_, i) => `[${String(i).padStart(4, '0')}] ${take(40).split('\n')[0]?.slice(0, 70) ?? ''}`).join('\n');
+  for (let i = 0; i < 10; i++) files[`src/module${i}.ts`] = take(20_000 + i * 6_000);
+  for (let i = 0; i < 5; i++) files[`docs/guide${i}.md`] = sliceLines(corpus.prose, 8_000 + i * 5_000, random);
+  const log = Array.from({ length: 600 }, (_, i) => `[${String(i).padStart(4, '0')}] ${take(40).split('\n')[0]?.slice(0, 70) ?? ''}`).join('\n');
   files['logs/build.log'] = log;
   const records = Array.from({ length: 150 }, (_, i) => ({ id: i, name: `record-${i}`, path: corpus.paths[i % corpus.paths.length], tags: ['bench', `t${i % 7}`], size: (i * 7919) % 100_000 }));
   files['data/records.json'] = JSON.stringify(records, null, 2);
   return files;
-}
-
-function script(dir: string): ScriptedTurn[] {
-  const corpus = loadCorpus();
-  const random = seededRandom(5);
-  const abs = (file: string) => path.join(dir, file);
-  const bash = (command: string, text?: string): ScriptedTurn => ({ kind: 'tool_use', name: 'Bash', input: { command, description: command.slice(0, 40) }, ...(text ? { text } : {}) });
-  const read = (file: string, text?: string): ScriptedTurn => ({ kind: 'tool_use', name: 'Read', input: { file_path: abs(file) }, ...(text ? { text } : {}) });
-  const write = (file: string, chars: number): ScriptedTurn => ({ kind: 'tool_use', name: 'Write', input: { file_path: abs(file), content: sliceLines(corpus.text, chars, random) } });
-  const turns: ScriptedTurn[] = [];
-  // Five rounds: with claude 2.1.332's larger requests a sixth took the session to ~186k tokens,
-  // past the CLI's own blocking limit for a 200k model (sessions run with DISABLE_COMPACT=1).
-  for (let round = 0; round < 5; round++) {
-    turns.push(read(`src/module${round}.ts`, round % 2 === 0 ? 'Reading the next module to see how it is wired.' : undefined));
-    turns.push(bash(`cat docs/guide${round % 5}.md`));
-    turns.push(bash('ls -la src docs logs data'));
-    turns.push(bash(`grep -n "function" src/module${round}.ts | head -${40 + round * 20}`));
-    turns.push(write(`src/new${round}.ts`, 2_000 + round * 1_500));
-    turns.push(bash(`seq 1 ${500 + round * 400}`));
-    turns.push(round % 2 === 0 ? read('data/records.json') : bash(`head -${80 + round * 30} logs/build.log`, 'The log next.'));
-    turns.push(bash('git status --short'));
-  }
-  turns.push({ kind: 'text', text: 'All done: the modules are read and the new files written.' });
-  return turns;
 }
 
 /** What an event puts into the context, as text: the raw cl100k and chars/4 sides count this. */
@@ -113,11 +103,6 @@ function bestFixedFactors(samples: Sample[]): Record<string, Record<string, numb
   return { forMedian: best('medianPercent'), forP95: best('p95Percent') };
 }
 
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
-}
-
 function errorStats(samples: Sample[], method: Method): Record<string, number> {
   const errors = samples.map((s) => (100 * Math.abs(s[method] - s.trueTokens)) / s.trueTokens);
   const growths = samples.filter((s) => s.trueTokens - s.previousTrue >= MIN_GROWTH);
@@ -134,9 +119,11 @@ function errorStats(samples: Sample[], method: Method): Record<string, number> {
 }
 
 export async function contextAccuracy(options: BenchOptions): Promise<Figure> {
-  const repo = await tempGitRepo(projectFiles());
+  const files = projectFiles();
+  const repo = await tempGitRepo(files);
   const config = await makeClaudeConfigDir();
-  const api = await startScriptedApi({ script: script(repo.dir), usage: 'foreign', foreign: { jumpAtMessages: [JUMP_AT_MESSAGES] } });
+  const session = shapedSession({ dir: repo.dir, files, seed: 5, peakTokens: PEAK_TOKENS, ceilingTokens: CEILING_TOKENS, maxCalls: MAX_CALLS });
+  const api = await startScriptedApi({ script: session.script, usage: 'foreign', foreign: { jumpAtMessages: [JUMP_AT_MESSAGES] } });
   try {
     const monitor = new ContextMonitor({ thresholdPercent: 100, toolCallThreshold: 0, onLimit: () => undefined });
     const fixedMonitors = HINDSIGHT_FACTORS.map((factor) => new ContextMonitor({ thresholdPercent: 100, toolCallThreshold: 0, onLimit: () => undefined, calibration: new FixedCalibration({ factor, overheadPerCall: TRUE_OVERHEAD_PER_CALL }) }));
@@ -144,12 +131,12 @@ export async function contextAccuracy(options: BenchOptions): Promise<Figure> {
     let reported = 0;
     let rawSince = 0;
     let charsSince = 0;
-    options.log('one claude session of ~50 calls against a server that counts with another vocabulary');
-    const session = startAgentSession({
+    options.log(`one claude session, its calls sized like real sessions' up to ${PEAK_TOKENS} tokens, against a server that counts with another vocabulary`);
+    const agent = startAgentSession({
       command: CLAUDE_BIN, args: buildClaudeArgs({ model: 'claude-sonnet-4-5', extraArgs: ['--dangerously-skip-permissions'] }),
       cwd: repo.dir, env: claudeEnv(api.url, config.dir), prompt: 'Work through the modules of this repository and write the new ones.',
     });
-    for await (const event of session.events()) {
+    for await (const event of agent.events()) {
       if (event.type === 'usage') {
         const request = Number(event.messageId.replace(/^msg_scripted_/, ''));
         if (reported > 0) {
@@ -167,7 +154,7 @@ export async function contextAccuracy(options: BenchOptions): Promise<Figure> {
       monitor.observe(event);
       for (const fixed of fixedMonitors) fixed.observe(event);
     }
-    const end = await session.ended;
+    const end = await agent.ended;
     if (end.outcome !== 'completed') throw new Error(`bench: the claude session ended ${end.outcome}: ${end.stderrTail || (end.lastApiError ? apiErrorMessage(end.lastApiError) : '')}`);
     const byIndex = new Map<number, RecordedRequest>(api.requests.map((r) => [r.index, r]));
     for (const sample of samples) sample.trueTokens = byIndex.get(sample.request)?.trueTokens ?? Number.NaN;
@@ -179,6 +166,7 @@ export async function contextAccuracy(options: BenchOptions): Promise<Figure> {
     const jumpPairs = valid.filter((s) => s.trueTokens - s.previousTrue > 5_000 + (s.rawCl100k - s.previousTrue) * 1.6);
     const met = (calibrated.medianPercent ?? Infinity) < MEDIAN_TARGET && (calibrated.p95Percent ?? Infinity) < P95_TARGET && (calibrated.growthMedianPercent ?? Infinity) < GROWTH_MEDIAN_TARGET;
     const model = 'claude-sonnet-4-5';
+    const shares = valid.map((s) => (100 * (s.trueTokens - s.previousTrue)) / s.trueTokens);
     const hindsight = bestFixedFactors(valid);
     return figure({
       id: 3, name: 'Context accuracy (projection of the next request, against a foreign count)', value: calibrated.medianPercent ?? Number.NaN, unit: '% median error', limit: MEDIAN_TARGET,
@@ -194,7 +182,10 @@ export async function contextAccuracy(options: BenchOptions): Promise<Figure> {
         learnedOverheadPerCall: round(monitor.tokenCalibration.overheadFor(model), 1),
         prior: monitor.tokenCalibration.priorOf(model),
         bestFixedFactorInHindsight: hindsight,
-        growthShareMedianPercent: round(median(valid.map((s) => (100 * (s.trueTokens - s.previousTrue)) / s.trueTokens)), 2),
+        growthSharePercent: { session: shareQuantiles(shares), realHeldOut: realShareQuantiles(), sessionCalls: shares.length, realCalls: REAL_GROWTH_CALLS },
+        peakContextTokens: Math.max(...valid.map((s) => s.trueTokens)),
+        plannedKinds: countBy(session.planned.map((p) => p.kind)),
+        plannedSharePercent: shareQuantiles(session.planned.map((p) => p.targetSharePercent)),
         truthOverCl100kGrowth: round(median(valid.filter((s) => s.rawCl100k - s.previousTrue >= MIN_GROWTH).map((s) => (s.trueTokens - s.previousTrue) / (s.rawCl100k - s.previousTrue))), 3),
         samples: valid.map((s) => ({ request: s.request, trueTokens: s.trueTokens, calibrated: s.calibrated, rawCl100k: s.rawCl100k, charsEstimate: s.charsEstimate, previousReport: s.previousTrue })),
       },
