@@ -1,0 +1,41 @@
+/**
+ * gemini's API failures in debussy's failure classes. gemini 0.61.0 reports them only in words: a
+ * failed run's `result {status: "error", error: {type: "unknown", message}}` whose message quotes
+ * the API's error body ("[API Error: {"error":{"code":400,...}}]") or gemini's own sentence, and
+ * retries on stderr ("Attempt 1 failed: ... Retrying after 5283ms..."). Its exit code says little:
+ * 144 for any API error (a context overflow as much as a bad key), 173 for an exhausted quota.
+ * Pure; measured in test/harness/gemini-errors.test.ts.
+ */
+import { failureClassOf, kindOfStatus, type AgentError, type AgentErrorKind } from '../agent-errors.js';
+
+const TEXT_KINDS: ReadonlyArray<[RegExp, AgentErrorKind]> = [
+  [/exceeds the maximum number of tokens|input token count .*exceeds|context window|too many tokens/i, 'context_overflow'],
+  [/check your plan and billing|billing account|insufficient.?quota/i, 'quota'],
+  [/exhausted your (?:daily )?quota|quota increase|usage limit/i, 'usage_limit'],
+  [/\b429\b|RESOURCE_EXHAUSTED|resource has been exhausted|rate limit|too many requests/i, 'rate_limit'],
+  [/API_KEY_INVALID|API key not valid|UNAUTHENTICATED|PERMISSION_DENIED|\b401\b|\b403\b|authenticat/i, 'authentication'],
+  [/\b50[34]\b|UNAVAILABLE|overloaded|high demand/i, 'overloaded'],
+  [/\b500\b|\bINTERNAL\b|internal error/i, 'server_error'],
+  [/fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|socket hang up|network/i, 'network'],
+];
+
+/** The HTTP status in the API's error body gemini quotes (`"code":400`). */
+export function quotedStatus(text: string): number | undefined {
+  const match = /"code"\s*:\s*(\d{3})\b/.exec(text);
+  return match === null ? undefined : Number(match[1]);
+}
+
+/** The class of one gemini error message; its words first, the quoted status when they say nothing. */
+export function classifyGeminiError(message: string): AgentError {
+  const status = quotedStatus(message);
+  const byText = TEXT_KINDS.find(([pattern]) => pattern.test(message))?.[1];
+  const kind = byText ?? (status === undefined ? 'unknown' : kindOfStatus(status));
+  return { kind, failureClass: failureClassOf(kind), ...(status === undefined ? {} : { httpStatus: status }) };
+}
+
+/** gemini's retry notice on stderr: "Attempt 2 failed: <why>. Retrying after 5283ms..." */
+export function parseRetryNotice(line: string): { attempt: number; delayMs: number; reason: string } | undefined {
+  const match = /Attempt (\d+) failed(?: with status (\d+))?: ([\s\S]*?)\s*Retrying after (\d+)ms/.exec(line);
+  if (match === null) return undefined;
+  return { attempt: Number(match[1]), delayMs: Number(match[4]), reason: match[3]!.trim() };
+}
