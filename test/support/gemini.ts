@@ -44,3 +44,68 @@ export function geminiEnv(home: string, server: { url: string }): Record<string,
   }
   return { ...env, HOME: home, GEMINI_API_KEY: GEMINI_TEST_KEY, GOOGLE_GEMINI_BASE_URL: server.url };
 }
+
+export interface GeminiRun {
+  exitCode: number | null;
+  signal: string | null;
+  /** stdout's JSON lines, parsed, with the ms since the start each arrived. */
+  lines: Array<{ at: number; value: Record<string, unknown> }>;
+  stderr: string;
+}
+
+export interface GeminiRunOptions {
+  cwd: string;
+  env: Record<string, string>;
+  prompt: string;
+  args?: string[];
+  /** Called with each stdout line as it arrives (e.g. to signal the process). */
+  onLine?: (value: Record<string, unknown>, child: import('node:child_process').ChildProcess) => void;
+  timeoutMs?: number;
+}
+
+/** Runs `gemini --output-format stream-json` once, headless, without its relauncher; the prompt on stdin. */
+export async function runGemini(options: GeminiRunOptions): Promise<GeminiRun> {
+  const { spawn } = await import('node:child_process');
+  const started = Date.now();
+  const args = ['--output-format', 'stream-json', '--model', GEMINI_TEST_MODEL, '--approval-mode', 'yolo', '--skip-trust', ...(options.args ?? [])];
+  const child = spawn(GEMINI_BIN, args, { cwd: options.cwd, env: { ...options.env, GEMINI_CLI_NO_RELAUNCH: 'true' }, stdio: 'pipe', detached: true });
+  child.stdin.end(options.prompt);
+  const lines: GeminiRun['lines'] = [];
+  let stderr = '';
+  let partial = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop() ?? '';
+    for (const raw of parts) {
+      if (raw.trim() === '') continue;
+      const value = JSON.parse(raw) as Record<string, unknown>;
+      lines.push({ at: Date.now() - started, value });
+      options.onLine?.(value, child);
+    }
+  });
+  const timer = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), options.timeoutMs ?? 30_000);
+  const [exitCode, signal] = await new Promise<[number | null, string | null]>((resolve) => child.once('exit', (code, sig) => resolve([code, sig])));
+  clearTimeout(timer);
+  return { exitCode, signal, lines, stderr };
+}
+
+/** The chat files gemini wrote under `geminiDir` (`tmp/<project>/chats/session-*.jsonl`), parsed. */
+export async function chatRecords(geminiDir: string): Promise<Array<Record<string, unknown>>> {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const records: Array<Record<string, unknown>> = [];
+  for (const project of readdirSync(join(geminiDir, 'tmp'))) {
+    let files: string[] = [];
+    try {
+      files = readdirSync(join(geminiDir, 'tmp', project, 'chats'));
+    } catch {
+      continue;
+    }
+    for (const file of files.filter((f) => f.endsWith('.jsonl'))) {
+      for (const line of readFileSync(join(geminiDir, 'tmp', project, 'chats', file), 'utf8').split('\n')) if (line.trim() !== '') records.push(JSON.parse(line) as Record<string, unknown>);
+    }
+  }
+  return records;
+}
