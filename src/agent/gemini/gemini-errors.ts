@@ -25,12 +25,17 @@ export function quotedStatus(text: string): number | undefined {
   return match === null ? undefined : Number(match[1]);
 }
 
-/** The class of one gemini error message; its words first, the quoted status when they say nothing. */
+/**
+ * The class of one gemini error message; its words first, the quoted status when they say nothing.
+ * The status is kept only where it means what the words do: Google answers a bad key with 400
+ * INVALID_ARGUMENT, and debussy's classification would read that 400 as a bad request.
+ */
 export function classifyGeminiError(message: string): AgentError {
   const status = quotedStatus(message);
   const byText = TEXT_KINDS.find(([pattern]) => pattern.test(message))?.[1];
   const kind = byText ?? (status === undefined ? 'unknown' : kindOfStatus(status));
-  return { kind, failureClass: failureClassOf(kind), ...(status === undefined ? {} : { httpStatus: status }) };
+  const statusAgrees = status !== undefined && (byText === undefined || kind === 'context_overflow' || failureClassOf(kindOfStatus(status)) === failureClassOf(kind));
+  return { kind, failureClass: failureClassOf(kind), ...(statusAgrees ? { httpStatus: status } : {}) };
 }
 
 /** gemini's retry notice on stderr: "Attempt 2 failed: <why>. Retrying after 5283ms..." */
