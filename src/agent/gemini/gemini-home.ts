@@ -34,10 +34,13 @@ export function createGeminiHome(input: { env: Record<string, string | undefined
   const userDir = userGeminiDir(input.env);
   let entries: string[] = [];
   try {
+    // gemini's own folder for chats, made as its first run makes it: linked, a session can be resumed later.
+    if (existsSync(userDir)) mkdirSync(path.join(userDir, 'tmp'), { recursive: true });
     entries = readdirSync(userDir);
   } catch {
     entries = [];
   }
+  if (!entries.includes('tmp')) notes.push(`there is no ${userDir}: the session's chat stays in its own gemini home and goes with it (it cannot be resumed)`);
   for (const entry of entries) {
     if (entry === 'settings.json') continue;
     try {
