@@ -100,4 +100,15 @@ describe('debussy run --agent gemini', () => {
     expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim().split('\n').sort()).toEqual(['a.txt', 'b.txt']);
     expect(await git(dir, 'ls-files', 'c.txt')).toBe('');
   });
+
+  it('without gemini: one line naming the command and how to install it, exit 3, nothing started', async () => {
+    const server = await useScriptedGemini({ script: [] });
+    const dir = await project([{ id: '1', title: 'Hello', gates: [] }], { gemini_command: '/nonexistent/gemini' });
+    const result = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], geminiEnv(useGeminiHome(), server));
+    expect(result.status).toBe(3);
+    expect(result.stderr).toContain('the Gemini CLI command "/nonexistent/gemini" was not found');
+    expect(result.stderr).toContain('npm install -g @google/gemini-cli');
+    expect(result.stderr + result.stdout).not.toMatch(/\n\s+at .*\.js:\d+/);
+    expect(server.requests).toHaveLength(0);
+  });
 });
