@@ -49,6 +49,15 @@ export function createGeminiHome(input: { env: Record<string, string | undefined
       notes.push(`could not link ${path.join(userDir, entry)} into the session's gemini home (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
   }
+  // What gemini looks up in the home itself: its last-resort ~/.env and the global ~/.agents skills.
+  for (const entry of ['.env', '.agents']) {
+    const source = path.join(path.dirname(userDir), entry);
+    try {
+      if (existsSync(source)) symlinkSync(source, path.join(dir, entry));
+    } catch (error) {
+      notes.push(`could not link ${source} into the session's gemini home (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+  }
   let user: Record<string, unknown> | undefined;
   const userSettings = path.join(userDir, 'settings.json');
   if (existsSync(userSettings)) {
