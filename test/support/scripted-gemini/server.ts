@@ -7,6 +7,8 @@ import { countGeminiRequestTokens } from './tokens.js';
 import type { GeminiTurn, RecordedGeminiRequest, ScriptedGemini, ScriptedGeminiOptions } from './types.js';
 
 const EXHAUSTED_TEXT = 'Done.';
+/** The answer to a non-streaming generateContent (gemini's compression asks one for its summary). */
+export const SIDE_REPLY_TEXT = '<state_snapshot>scripted summary</state_snapshot>';
 // `/v1beta/models/gemini-2.5-pro:streamGenerateContent`
 const MODEL_ROUTE = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):([A-Za-z]+)$/;
 
@@ -62,6 +64,12 @@ export async function startScriptedGemini(options: ScriptedGeminiOptions): Promi
     });
     if (rec.method === 'POST' && rec.action === 'countTokens') {
       sendJson(res, 200, { totalTokens: rec.trueTokens });
+      return;
+    }
+    if (rec.method === 'POST' && rec.action === 'generateContent') {
+      // gemini's own side requests (its history compression's summary): answered, never from the script.
+      const parts = [{ text: SIDE_REPLY_TEXT }];
+      sendJson(res, 200, replyChunk(`resp-side-${rec.index}`, rec.model ?? 'gemini-scripted', parts, usageMetadata(rec.trueTokens, parts)));
       return;
     }
     if (rec.method !== 'POST' || rec.action !== 'streamGenerateContent') {

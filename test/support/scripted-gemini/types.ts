@@ -83,7 +83,7 @@ export interface ScriptedGemini {
   url: string;
   port: number;
   requests: RecordedGeminiRequest[];
-  /** The streamGenerateContent requests (each consumed a script entry). */
+  /** The streamGenerateContent requests (each consumed a script entry); gemini's side requests (non-streaming generateContent, e.g. its compression's summary) are in `requests` only. */
   modelRequests(): RecordedGeminiRequest[];
   /** Resolves with the n-th (1-based) model request once it has arrived. */
   waitForRequest(n: number): Promise<RecordedGeminiRequest>;
