@@ -44,3 +44,35 @@ export function parseRetryNotice(line: string): { attempt: number; delayMs: numb
   if (match === null) return undefined;
   return { attempt: Number(match[1]), delayMs: Number(match[4]), reason: match[3]!.trim() };
 }
+
+export interface RetryNotice {
+  attempt: number;
+  delayMs: number;
+  /** The status the notice names or implies (a 429's words), null when none. */
+  errorStatus: number | null;
+}
+
+/**
+ * Reads gemini's stderr as it comes for its retry notices: "Attempt 1 failed: <why>" and
+ * "Retrying after 5283ms..." may be lines apart, and a chunk may end mid-line.
+ */
+export class RetryNoticeReader {
+  private line = '';
+  private notice: string | undefined;
+
+  feed(chunk: string): RetryNotice[] {
+    const lines = (this.line + chunk).split('\n');
+    this.line = lines.pop() ?? '';
+    const found: RetryNotice[] = [];
+    for (const line of lines) {
+      if (/^Attempt \d+ failed/.test(line)) this.notice = line;
+      else if (this.notice !== undefined && this.notice.length < 4_096) this.notice += `\n${line}`;
+      const retry = this.notice === undefined ? undefined : parseRetryNotice(this.notice);
+      if (retry === undefined) continue;
+      this.notice = undefined;
+      const errorStatus = classifyGeminiError(retry.reason).httpStatus ?? (/\b429\b|exhausted|quota/i.test(retry.reason) ? 429 : null);
+      found.push({ attempt: retry.attempt, delayMs: retry.delayMs, errorStatus });
+    }
+    return found;
+  }
+}

@@ -9,12 +9,11 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { DebussyError } from '../../errors/index.js';
 import { processStartTime } from '../../process/identity.js';
 import { tailText } from '../../redact/index.js';
 import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from '../agent-events.js';
-import { classifyGeminiError, parseRetryNotice } from './gemini-errors.js';
+import { classifyGeminiError, RetryNoticeReader } from './gemini-errors.js';
 import { launchProblem, spawnFailure } from '../agent-launch.js';
 import type { AgentSession, SessionEnd } from '../agent-session.js';
 import { newTotals, resultEvent, type CallTotals, type PriceCall } from '../call-usage.js';
@@ -24,7 +23,8 @@ import { sessionOutcomeOf } from '../session-outcome.js';
 import { SessionLogs, type LogFailure } from '../session-logs.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from '../session-processes.js';
 import { createStopGuard, type StopGuard } from '../stop-guard.js';
-import { chatLineEvents, findChatFile, newChatFileState, type ChatFileState } from './chat-file.js';
+import { chatLineEvents, newChatFileState, type ChatFileState } from './chat-file.js';
+import { ChatFileFollower } from './chat-follower.js';
 import { createGeminiHome, type GeminiHome } from './gemini-home.js';
 import { geminiArgs, geminiEnv, geminiPermissions, type PermissionModeName } from './gemini-launch.js';
 import { geminiStopStep } from './gemini-stop.js';
@@ -91,14 +91,11 @@ class GeminiSession implements AgentSession {
   private readonly child: ChildProcessWithoutNullStreams | undefined;
   private readonly processes: SessionProcesses | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
-  private chatFile: string | undefined;
-  private chatOffset = 0;
-  private chatPartial = '';
+  private readonly chatFile: ChatFileFollower | undefined;
   private lastApiError: ApiErrorEvent | undefined;
   private lastRetry: ApiRetryEvent | undefined;
   private stderrTail = '';
-  private stderrLine = '';
-  private retryNotice: string | undefined;
+  private readonly retries = new RetryNoticeReader();
   private stop = { requested: false, immediate: false, reason: undefined as string | undefined, atCall: 0, toolsRunning: false, settleExpired: false, settleStarted: false, guardArmed: false };
   private signalled = false;
   private killRequested = false;
@@ -133,6 +130,8 @@ class GeminiSession implements AgentSession {
       }
     }
     this.home = home;
+    // A resumed session's earlier calls are in the file already: they are not this session's.
+    this.chatFile = home === undefined ? undefined : new ChatFileFollower(home.geminiDir, this.sessionId, options.resumeSessionId !== undefined);
     this.child = child?.pid === undefined ? undefined : child;
     this.pid = this.child?.pid ?? 0;
     this.startTime = this.child === undefined ? undefined : processStartTime(this.pid);
@@ -205,7 +204,6 @@ class GeminiSession implements AgentSession {
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => this.appendStderr(chunk));
     this.processes?.start();
-    if (this.options.resumeSessionId !== undefined) this.openChatFile(true);
     const poll = setInterval(() => this.readChat(), CHAT_POLL_MS);
     const pumped = this.pump(child);
     const exit = await exited;
@@ -277,43 +275,9 @@ class GeminiSession implements AgentSession {
     }
   }
 
-  /** Finds the chat file; a resumed session's earlier calls are not this session's (read from its end). */
-  private openChatFile(fromEnd: boolean): void {
-    if (this.chatFile !== undefined || this.home === undefined) return;
-    this.chatFile = findChatFile(this.home.geminiDir, this.sessionId);
-    if (this.chatFile !== undefined && fromEnd) {
-      try {
-        this.chatOffset = statSync(this.chatFile).size;
-      } catch {
-        this.chatOffset = 0;
-      }
-    }
-  }
-
-  /** Reads what gemini appended to its chat file since the last read; each new call's usage becomes events. */
+  /** What gemini appended to its chat file since the last read: each new call's usage becomes events. */
   private readChat(): void {
-    this.openChatFile(false);
-    if (this.chatFile === undefined) return;
-    let text = '';
-    try {
-      const fd = openSync(this.chatFile, 'r');
-      try {
-        const size = statSync(this.chatFile).size;
-        if (size <= this.chatOffset) return;
-        const buffer = Buffer.alloc(size - this.chatOffset);
-        const read = readSync(fd, buffer, 0, buffer.length, this.chatOffset);
-        this.chatOffset += read;
-        text = buffer.subarray(0, read).toString('utf8');
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      return;
-    }
-    const lines = (this.chatPartial + text).split('\n');
-    this.chatPartial = lines.pop() ?? '';
-    for (const line of lines) {
-      if (line.trim() === '') continue;
+    for (const line of this.chatFile?.newLines() ?? []) {
       for (const event of chatLineEvents(line, this.chat, this.totals)) this.handle(event);
     }
     this.advance();
@@ -387,17 +351,6 @@ class GeminiSession implements AgentSession {
 
   private appendStderr(chunk: string): void {
     this.stderrTail = (this.stderrTail + chunk).slice(-2 * STDERR_TAIL_CHARS);
-    const lines = (this.stderrLine + chunk).split('\n');
-    this.stderrLine = lines.pop() ?? '';
-    for (const line of lines) {
-      // "Attempt 1 failed: <why>" and "Retrying after 5283ms..." may be lines apart.
-      if (/^Attempt \d+ failed/.test(line)) this.retryNotice = line;
-      else if (this.retryNotice !== undefined && this.retryNotice.length < 4_096) this.retryNotice += `\n${line}`;
-      const retry = this.retryNotice === undefined ? undefined : parseRetryNotice(this.retryNotice);
-      if (retry === undefined) continue;
-      this.retryNotice = undefined;
-      const status = classifyGeminiError(retry.reason).httpStatus ?? (/\b429\b|exhausted|quota/i.test(retry.reason) ? 429 : null);
-      this.handle({ type: 'api_retry', attempt: retry.attempt, maxRetries: 0, delayMs: retry.delayMs, errorStatus: status });
-    }
+    for (const retry of this.retries.feed(chunk)) this.handle({ type: 'api_retry', attempt: retry.attempt, maxRetries: 0, delayMs: retry.delayMs, errorStatus: retry.errorStatus });
   }
 }
