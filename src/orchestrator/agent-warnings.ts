@@ -5,11 +5,11 @@
  */
 import { claudeWarnings } from '../agent/claude/claude-warnings.js';
 import { codexWarnings } from '../agent/codex/codex-command.js';
-import { geminiWarnings } from '../agent/gemini/gemini-launch.js';
+import { geminiWarnings, readProjectSettings } from '../agent/gemini/gemini-launch.js';
 import type { DebussyConfig } from '../config/index.js';
 
 export function agentWarnings(config: DebussyConfig, root: string, env: NodeJS.ProcessEnv, gateCommands: readonly string[]): string[] {
   if (config.agent === 'codex') return codexWarnings(config);
-  if (config.agent === 'gemini') return geminiWarnings(config);
+  if (config.agent === 'gemini') return geminiWarnings(config, readProjectSettings(root));
   return claudeWarnings(config, root, env, gateCommands);
 }

@@ -10,10 +10,10 @@ import { findExecutable } from '../../process/find-executable.js';
 import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
 import type { AgentSession } from '../agent-session.js';
 import type { PriceCall } from '../call-usage.js';
-import { compressionThresholdFor, geminiWarnings, geminiWindowForModel, stopTokensFor } from './gemini-launch.js';
+import { compressionThresholdFor, geminiWarnings, geminiWindowForModel, readProjectSettings, stopTokensFor } from './gemini-launch.js';
 import { startGeminiSession } from './gemini-session.js';
 
-export interface GeminiDriverConfig extends Pick<DebussyConfig, 'permission_mode' | 'allowed_tools' | 'disallowed_tools' | 'context_threshold' | 'max_context_tokens' | 'context_window'> {
+export interface GeminiDriverConfig extends Pick<DebussyConfig, 'permission_mode' | 'allowed_tools' | 'disallowed_tools' | 'context_threshold' | 'max_context_tokens' | 'context_window' | 'model'> {
   /** `gemini` on PATH, or its path. */
   gemini_command: string;
   /** The user's own flags for every gemini session. */
@@ -39,8 +39,8 @@ export function createGeminiDriver(config: GeminiDriverConfig, priceCall?: Price
       }
     },
 
-    warnings(): string[] {
-      return geminiWarnings(config);
+    warnings(root: string): string[] {
+      return geminiWarnings(config, readProjectSettings(root));
     },
 
     start(launch: AgentLaunch): AgentSession {

@@ -1,8 +1,8 @@
 /**
  * Everything a gemini session is started with, from debussy's settings: the command line, the
  * environment, and the settings debussy adds to the user's own (its BeforeTool stop guard, the
- * history compression moved above debussy's stop point). Pure; measured with gemini 0.61.0
- * (test/harness/gemini-*.test.ts).
+ * history compression moved above debussy's stop point). Pure but for readProjectSettings;
+ * measured with gemini 0.61.0 (test/harness/gemini-*.test.ts).
  *
  * Why a settings file of the session's own: gemini reads settings from its system file (which it
  * skips unless root owns it and every folder above it), the user's ~/.gemini/settings.json, and the
@@ -11,6 +11,8 @@
  * user's settings with debussy's added, and links to everything else of the user's `.gemini`
  * (credentials, chats, projects), so gemini finds what it always finds (gemini-home.ts).
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { isRecord, recordField, type JsonRecord } from '../json-fields.js';
 import { stopGuardEndCommand, type HookMatcher } from '../stop-guard.js';
 
@@ -47,9 +49,32 @@ export function geminiPermissions(mode: PermissionModeName | undefined, rules: {
   }
 }
 
-/** What a run with gemini warns of before its first session. */
-export function geminiWarnings(config: { permission_mode?: PermissionModeName | undefined; allowed_tools: readonly string[]; disallowed_tools: readonly string[] }): string[] {
-  return geminiPermissions(config.permission_mode, { allowed: config.allowed_tools.length, disallowed: config.disallowed_tools.length }).notes;
+export interface GeminiWarningConfig {
+  permission_mode?: PermissionModeName | undefined;
+  allowed_tools: readonly string[];
+  disallowed_tools: readonly string[];
+  context_threshold: number;
+  max_context_tokens: number;
+  context_window: number | undefined;
+  model: string | undefined;
+}
+
+/**
+ * What a run with gemini warns of before its first session: the permission settings gemini cannot
+ * honour, and a compression threshold in the project's own `.gemini/settings.json` (`projectSettings`,
+ * its text), which gemini applies over the user's settings and so over debussy's.
+ */
+export function geminiWarnings(config: GeminiWarningConfig, projectSettings?: string): string[] {
+  const notes = geminiPermissions(config.permission_mode, { allowed: config.allowed_tools.length, disallowed: config.disallowed_tools.length }).notes;
+  const parsed = projectSettings === undefined ? undefined : parseUserSettings(projectSettings);
+  const model = parsed !== undefined && 'settings' in parsed ? recordField(parsed.settings, 'model') : undefined;
+  const theirs = model?.compressionThreshold;
+  const window = config.context_window ?? geminiWindowForModel(config.model);
+  const ours = compressionThresholdFor(stopTokensFor(config, window), window);
+  if (typeof theirs === 'number' && ours !== undefined && theirs < ours) {
+    notes.push(`the project's .gemini/settings.json sets model.compressionThreshold ${theirs}, which gemini applies over debussy's ${ours}: gemini may compress its history before debussy stops the session`);
+  }
+  return notes;
 }
 
 /** Windows of the models gemini 0.61.0 runs (its tokenLimit), in tokens. */
@@ -176,4 +201,13 @@ export function geminiArgs(input: GeminiArgsInput): string[] {
  */
 export function geminiEnv(base: Record<string, string>, sessionHome: string): Record<string, string> {
   return { ...base, GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_CLI_HOME: sessionHome };
+}
+
+/** The project's own `.gemini/settings.json` as text, when it has one (gemini reads it in a trusted folder). */
+export function readProjectSettings(root: string): string | undefined {
+  try {
+    return readFileSync(path.join(root, '.gemini', 'settings.json'), 'utf8');
+  } catch {
+    return undefined;
+  }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { failureClassOf } from '../../../src/agent/agent-errors.js';
 import { chatLineEvents, newChatFileState } from '../../../src/agent/gemini/chat-file.js';
 import { classifyGeminiError, parseRetryNotice } from '../../../src/agent/gemini/gemini-errors.js';
-import { compressionThresholdFor, geminiArgs, geminiPermissions, geminiWindowForModel, parseUserSettings, sessionSettings, stopTokensFor, stripJsonComments } from '../../../src/agent/gemini/gemini-launch.js';
+import { compressionThresholdFor, geminiArgs, geminiWarnings, geminiPermissions, geminiWindowForModel, parseUserSettings, sessionSettings, stopTokensFor, stripJsonComments } from '../../../src/agent/gemini/gemini-launch.js';
 import { geminiStopStep, type GeminiStopFacts } from '../../../src/agent/gemini/gemini-stop.js';
 import { newGeminiStreamState, parseGeminiLine } from '../../../src/agent/gemini/stream-events.js';
 import { newTotals } from '../../../src/agent/call-usage.js';
@@ -54,6 +54,14 @@ describe('gemini launch', () => {
     expect(geminiPermissions('plan')).toEqual({ approvalMode: 'plan', notes: [] });
     expect(geminiPermissions('acceptEdits').notes).toEqual([expect.stringContaining('permission_mode acceptEdits runs as --approval-mode yolo')]);
     expect(geminiPermissions('bypassPermissions', { allowed: 1, disallowed: 0 }).notes).toEqual([expect.stringContaining('allowed_tools and disallowed_tools do not apply')]);
+  });
+
+  it("warns of a project's own compression threshold below debussy's, which gemini applies over the session's settings", () => {
+    const config = { allowed_tools: [], disallowed_tools: [], context_threshold: 80, max_context_tokens: 0, context_window: undefined, model: 'gemini-2.5-pro' };
+    expect(geminiWarnings(config, '{ "model": { "compressionThreshold": 0.6 } }')).toEqual([expect.stringContaining('sets model.compressionThreshold 0.6, which gemini applies over debussy\'s 0.85')]);
+    expect(geminiWarnings(config, '{ "model": { "compressionThreshold": 0.9 } }')).toEqual([]);
+    expect(geminiWarnings(config, '{ not json')).toEqual([]);
+    expect(geminiWarnings(config)).toEqual([]);
   });
 
   it('knows the windows of the models gemini runs, and of its own choice', () => {
