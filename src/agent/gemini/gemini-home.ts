@@ -62,10 +62,18 @@ export function createGeminiHome(input: { env: Record<string, string | undefined
   const userSettings = path.join(userDir, 'settings.json');
   if (existsSync(userSettings)) {
     const parsed = parseUserSettings(readFileSync(userSettings, 'utf8'));
-    if ('settings' in parsed) user = parsed.settings;
-    else notes.push(`could not read ${userSettings} (${parsed.problem}): the session runs with debussy's settings only`);
+    if ('problem' in parsed) notes.push(`could not read ${userSettings} (${parsed.problem}): the session runs with debussy's settings only`);
+    else {
+      user = parsed.settings;
+      if (hooksOff(user)) notes.push(`${userSettings} turns gemini's hooks off (hooksConfig.enabled: false): debussy's stop guard does not run, and a stop relies on SIGTERM alone`);
+    }
   }
   const settings = sessionSettings(user, { stopFile: input.stopFile, ...(input.compressionThreshold === undefined ? {} : { compressionThreshold: input.compressionThreshold }) });
   writeFileSync(path.join(geminiDir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
   return { dir, geminiDir, notes, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function hooksOff(settings: Record<string, unknown>): boolean {
+  const config = settings.hooksConfig;
+  return typeof config === 'object' && config !== null && (config as { enabled?: unknown }).enabled === false;
 }

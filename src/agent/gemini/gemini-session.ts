@@ -277,6 +277,8 @@ class GeminiSession implements AgentSession {
 
   /** What gemini appended to its chat file since the last read: each new call's usage becomes events. */
   private readChat(): void {
+    // gemini makes its chat file after its storage is set up, which its init line follows: no search of ~/.gemini/tmp before.
+    if (this.stream.sessionId === undefined && this.options.resumeSessionId === undefined) return;
     for (const line of this.chatFile?.newLines() ?? []) {
       for (const event of chatLineEvents(line, this.chat, this.totals)) this.handle(event);
     }
