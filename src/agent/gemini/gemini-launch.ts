@@ -86,7 +86,8 @@ const DEFAULT_MODEL_WINDOW = 1_048_576;
 /** The model's window (unset: gemini's own choice); undefined for a model the table does not know (context_window decides). */
 export function geminiWindowForModel(model: string | undefined): number | undefined {
   const name = model?.trim() ?? '';
-  if (name === '' || name === 'auto') return DEFAULT_MODEL_WINDOW;
+  // Unset, or one of its routing aliases (auto, auto-gemini-2.5, pro, flash, ...): gemini chooses among models of one window.
+  if (name === '' || /^(?:auto(?:-[\w.-]+)?|pro|flash|flash-lite)$/.test(name)) return DEFAULT_MODEL_WINDOW;
   return MODEL_WINDOWS.find(([pattern]) => pattern.test(name))?.[1];
 }
 

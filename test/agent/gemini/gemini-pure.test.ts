@@ -68,6 +68,8 @@ describe('gemini launch', () => {
     expect(geminiWindowForModel('gemini-2.5-pro')).toBe(1_048_576);
     expect(geminiWindowForModel('gemini-2.5-flash-lite')).toBe(1_048_576);
     expect(geminiWindowForModel(undefined)).toBe(1_048_576);
+    expect(geminiWindowForModel('auto-gemini-2.5')).toBe(1_048_576);
+    expect(geminiWindowForModel('flash')).toBe(1_048_576);
     expect(geminiWindowForModel('gemma-3-27b')).toBeUndefined();
   });
 
