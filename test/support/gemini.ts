@@ -42,7 +42,10 @@ export function geminiEnv(home: string, server: { url: string }): Record<string,
     if (value === undefined || INHERITED_PREFIXES_TO_DROP.some((prefix) => key.startsWith(prefix))) continue;
     env[key] = value;
   }
-  return { ...env, HOME: home, GEMINI_API_KEY: GEMINI_TEST_KEY, GOOGLE_GEMINI_BASE_URL: server.url };
+  // gemini writes a report of each API error to its temp folder: kept inside the test's HOME, removed with it.
+  const tmp = join(home, 'tmp');
+  mkdirSync(tmp, { recursive: true });
+  return { ...env, HOME: home, TMPDIR: tmp, GEMINI_API_KEY: GEMINI_TEST_KEY, GOOGLE_GEMINI_BASE_URL: server.url };
 }
 
 export interface GeminiRun {
