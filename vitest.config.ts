@@ -17,6 +17,7 @@ export const E2E_TESTS = [
   'test/harness/claude-*.test.ts',
   'test/harness/codex-*.test.ts',
   'test/agent/codex/codex-session.test.ts',
+  'test/harness/gemini-*.test.ts',
   'test/harness/support.test.ts',
   'test/agent-signals/signal-inbox.test.ts',
   'test/config/json-schema.test.ts',

@@ -11,7 +11,7 @@ import type { AgentSession } from './agent-session.js';
 import type { LogFailure } from './session-logs.js';
 
 /** The agents debussy can drive. */
-export type AgentName = 'claude' | 'codex';
+export type AgentName = 'claude' | 'codex' | 'gemini';
 
 /** What an agent can do; the core adapts where one cannot (and says so), never assumes. */
 export interface AgentCapabilities {
@@ -65,7 +65,7 @@ export interface AgentDriver {
   warnings(root: string, env: NodeJS.ProcessEnv, gateCommands: readonly string[]): string[];
   /** Starts one session; a session that cannot start rejects `ended` and its events with why. */
   start(launch: AgentLaunch): AgentSession;
-  /** The context window of a model, where the agent's models are not in debussy's own table (codex's gpt-*); undefined: debussy's table decides. */
+  /** The context window of a model, where the agent's models are not in debussy's own table (codex's gpt-*, gemini's 1,048,576-token models); undefined: debussy's table decides. */
   contextWindowFor?(model: string | undefined): number | undefined;
   /** What a resumed session must be told again of the one it continues (the agent forgets it). */
   resumeKeep(session: { model: string | undefined; contextWindow: number | undefined }): ResumeKeep;

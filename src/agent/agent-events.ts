@@ -4,7 +4,7 @@
  * reporters consume them. Fields the wire may omit stay optional.
  */
 export type AgentEvent =
-  /** `agent`: the CLI's name when it is not claude (codex). */
+  /** `agent`: the CLI's name when it is not claude (codex, gemini). */
   | { type: 'init'; sessionId: string; model: string; cwd?: string; version?: string; tools: string[]; agent?: string }
   /** `system/status` "requesting": an API request is about to start (needs --include-partial-messages). */
   | { type: 'request_started' }

@@ -123,7 +123,7 @@ export function buildProgram(): Command {
 
   program
     .command('replay')
-    .description("Replay Claude Code transcripts (~/.claude/projects/<project>/*.jsonl) or Codex CLI rollouts (~/.codex/sessions/**/rollout-*.jsonl) through debussy's context monitor: per API call the reported context, debussy's projection, and where a run would have stopped.")
+    .description("Replay Claude Code transcripts (~/.claude/projects/<project>/*.jsonl), Codex CLI rollouts (~/.codex/sessions/**/rollout-*.jsonl) or Gemini CLI chat files (~/.gemini/tmp/<project>/chats/session-*.jsonl) through debussy's context monitor: per API call the reported context, debussy's projection, and where a run would have stopped.")
     .argument('<transcripts...>', 'transcript files (.jsonl)')
     .option('--context-threshold <percent>', 'restart threshold in percent of the window (default 80)')
     .option('--max-context-tokens <n>', 'absolute cap beside the threshold (default 160000; 0: none)')

@@ -105,8 +105,8 @@ export const CONFIG_SCHEMA = {
     description: "Model passed to claude with --model (unset: claude's default).",
   },
   agent: {
-    kind: 'string', default: 'claude', choices: ['claude', 'codex'], flag: '--agent', group: 'agent',
-    description: 'The agent CLI every session runs: claude (Claude Code) or codex (OpenAI Codex CLI, through `codex app-server`). See docs/agents.md for what each can do.',
+    kind: 'string', default: 'claude', choices: ['claude', 'codex', 'gemini'], flag: '--agent', group: 'agent',
+    description: 'The agent CLI every session runs: claude (Claude Code), codex (OpenAI Codex CLI, through `codex app-server`) or gemini (Google Gemini CLI). See docs/agents.md for what each can do.',
   },
   claude_command: {
     kind: 'string', default: 'claude', group: 'agent',
@@ -123,6 +123,14 @@ export const CONFIG_SCHEMA = {
   codex_args: {
     kind: 'string[]', default: [], group: 'agent',
     description: 'Extra arguments for every `codex app-server`, e.g. ["-c", "model_reasoning_effort=high"], for agent: codex.',
+  },
+  gemini_command: {
+    kind: 'string', default: 'gemini', group: 'agent',
+    description: 'The Gemini CLI executable (a name on PATH or a path), for agent: gemini.',
+  },
+  gemini_args: {
+    kind: 'string[]', default: [], group: 'agent',
+    description: 'Extra arguments for every gemini session, e.g. ["--include-directories", "../lib"], for agent: gemini.',
   },
   claude_max_retries: {
     kind: 'integer', default: 2, min: 0, max: 15, group: 'agent',
@@ -277,11 +285,13 @@ export interface DebussyConfig {
   max_commit_file_size: number;
   allow_dirty: boolean;
   model: string | undefined;
-  agent: 'claude' | 'codex';
+  agent: 'claude' | 'codex' | 'gemini';
   claude_command: string;
   claude_args: string[];
   codex_command: string;
   codex_args: string[];
+  gemini_command: string;
+  gemini_args: string[];
   claude_max_retries: number;
   api_timeout: number;
   permission_mode: 'default' | 'acceptEdits' | 'auto' | 'bypassPermissions' | 'dontAsk' | 'plan' | undefined;

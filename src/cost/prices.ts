@@ -7,6 +7,7 @@
  */
 
 import { OPENAI_PRICES } from '../agent/codex/openai-prices.js';
+import { GOOGLE_PRICES } from '../agent/gemini/google-prices.js';
 
 export interface TokenPrices {
   input: number;
@@ -68,6 +69,8 @@ export const SHIPPED_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-mythos-5-2': TIER_8_40,
   // The models codex runs (agent: codex), OpenAI's list prices (agent/codex/openai-prices.ts).
   ...OPENAI_PRICES,
+  // The models gemini runs (agent: gemini), Google's list prices (agent/gemini/google-prices.ts).
+  ...GOOGLE_PRICES,
 };
 
 /** claude prices a model it does not know as its default model (Opus 5.5): so does debussy, and says so. */

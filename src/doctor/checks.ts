@@ -11,7 +11,7 @@ import { OLDEST_TESTED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS_TEXT } from './tes
 export type CheckStatus = 'pass' | 'warn' | 'fail';
 
 export interface DoctorCheck {
-  id: 'claude' | 'codex' | 'auth' | 'git' | 'permissions' | 'hooks' | 'config' | 'notify';
+  id: 'claude' | 'codex' | 'gemini' | 'auth' | 'git' | 'permissions' | 'hooks' | 'config' | 'notify';
   status: CheckStatus;
   /** What was found, one line. */
   message: string;
@@ -222,4 +222,45 @@ export function checkCodexAuth(facts: CodexAuthFacts): DoctorCheck {
   if (facts.loginFile !== undefined) return { id: 'auth', status: 'pass', message: `credentials: logged in to the Codex CLI (${facts.loginFile})` };
   if (facts.customProvider) return { id: 'auth', status: 'warn', message: "credentials: codex's config.toml names a model provider of its own; its key variable must be set where debussy runs", fix: 'Set the variable its env_key names, or run `codex login`.' };
   return { id: 'auth', status: 'fail', message: 'credentials: no OPENAI_API_KEY and no Codex CLI login found', fix: 'Run `codex login`, or set OPENAI_API_KEY in the environment debussy runs in.' };
+}
+
+/** The Gemini CLI version debussy's tests run (`@google/gemini-cli`, pinned in package.json). */
+export const TESTED_GEMINI_VERSION = '0.61.0';
+
+export type GeminiFacts = CodexFacts;
+
+/** agent: gemini. */
+export function checkGemini(facts: GeminiFacts): DoctorCheck {
+  if (facts.path === undefined) {
+    return {
+      id: 'gemini', status: 'fail', message: `gemini: "${facts.command}" not found${facts.command.includes('/') ? '' : ' on PATH'} (agent: gemini)`,
+      fix: 'Install the Gemini CLI (npm install -g @google/gemini-cli), or set gemini_command in .debussy/config.yaml to its path.',
+    };
+  }
+  if (facts.version === undefined) {
+    return { id: 'gemini', status: 'fail', message: `gemini: ${facts.path} did not tell its version (${facts.versionError ?? 'no version in its output'})`, fix: `Run \`${facts.path} --version\` to see why; reinstall the Gemini CLI if it fails.` };
+  }
+  if (facts.version !== TESTED_GEMINI_VERSION) {
+    return {
+      id: 'gemini', status: 'warn', message: `gemini ${facts.version} at ${facts.path}; debussy is tested with ${TESTED_GEMINI_VERSION} (its stream, chat file and hooks change between versions)`,
+      fix: `If a session fails to start or stops measuring its context, install the tested version: npm install -g @google/gemini-cli@${TESTED_GEMINI_VERSION}.`,
+    };
+  }
+  return { id: 'gemini', status: 'pass', message: `gemini ${facts.version} at ${facts.path}; debussy is tested with ${TESTED_GEMINI_VERSION}` };
+}
+
+export interface GeminiAuthFacts {
+  /** GEMINI_API_KEY / GOOGLE_API_KEY / GOOGLE_APPLICATION_CREDENTIALS set (names only). */
+  envVariables: string[];
+  /** The Google login gemini keeps (~/.gemini/oauth_creds.json) when it exists. */
+  loginFile: string | undefined;
+  /** security.auth.selectedType of the user's gemini settings. */
+  authMethod: string | undefined;
+}
+
+export function checkGeminiAuth(facts: GeminiAuthFacts): DoctorCheck {
+  if (facts.envVariables.length > 0) return { id: 'auth', status: 'pass', message: `credentials: ${facts.envVariables.join(', ')} set` };
+  if (facts.loginFile !== undefined) return { id: 'auth', status: 'pass', message: `credentials: logged in to the Gemini CLI (${facts.loginFile})` };
+  if (facts.authMethod !== undefined) return { id: 'auth', status: 'warn', message: `credentials: gemini's settings choose ${facts.authMethod}, but no key or login was found`, fix: 'Set GEMINI_API_KEY, or run `gemini` once and sign in.' };
+  return { id: 'auth', status: 'fail', message: 'credentials: no GEMINI_API_KEY and no Gemini CLI login found', fix: 'Set GEMINI_API_KEY in the environment debussy runs in, or run `gemini` once and sign in with Google.' };
 }

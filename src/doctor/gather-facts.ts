@@ -14,7 +14,7 @@ import { findExecutable } from '../process/find-executable.js';
 import { isNativeBinaryStub, saysNativeBinaryMissing } from '../agent/claude/claude-install.js';
 import { permissionSettingsOf } from '../agent/claude/claude-permissions.js';
 import { bashVerdict, editVerdict } from '../permissions/rule-check.js';
-import type { AuthFacts, ClaudeFacts, CodexAuthFacts, CodexFacts, ConfigFacts, GitFacts, NotifyFacts, PermissionFacts } from './checks.js';
+import type { AuthFacts, ClaudeFacts, CodexAuthFacts, CodexFacts, ConfigFacts, GeminiAuthFacts, GeminiFacts, GitFacts, NotifyFacts, PermissionFacts } from './checks.js';
 import { errorMessage } from '../errors/error-message.js';
 
 const VERSION_TIMEOUT_MS = 15_000;
@@ -36,6 +36,15 @@ export async function gatherClaude(command: string, env: NodeJS.ProcessEnv): Pro
 }
 
 export function gatherCodex(command: string, env: NodeJS.ProcessEnv): Promise<CodexFacts> {
+  return gatherCliVersion(command, env);
+}
+
+export function gatherGemini(command: string, env: NodeJS.ProcessEnv): Promise<GeminiFacts> {
+  return gatherCliVersion(command, { ...env, GEMINI_CLI_NO_RELAUNCH: 'true' });
+}
+
+/** An agent CLI's path and `--version`. */
+function gatherCliVersion(command: string, env: NodeJS.ProcessEnv): Promise<CodexFacts> {
   const found = findExecutable(command, process.cwd(), env.PATH);
   if (found === undefined) return Promise.resolve({ command, path: undefined, version: undefined, versionError: undefined });
   return new Promise((resolve) => {
@@ -173,4 +182,18 @@ export async function gatherNotify(config: DebussyConfig): Promise<NotifyFacts> 
     const code = error instanceof Error ? (error.cause as { code?: unknown } | undefined)?.code : undefined;
     return { webhook: origin, webhookProblem: timedOut ? 'no answer in time' : typeof code === 'string' ? code : 'the request failed' };
   }
+}
+
+/** The Gemini CLI's credentials: GEMINI_API_KEY / GOOGLE_API_KEY, a Google login, or an auth method in its settings. Names and paths only. */
+export function gatherGeminiAuth(env: NodeJS.ProcessEnv): GeminiAuthFacts {
+  const envVariables = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_APPLICATION_CREDENTIALS'].filter((name) => (env[name] ?? '').trim() !== '');
+  const dir = path.join(env.GEMINI_CLI_HOME !== undefined && env.GEMINI_CLI_HOME !== '' ? env.GEMINI_CLI_HOME : (env.HOME ?? os.homedir()), '.gemini');
+  const loginFile = existsSync(path.join(dir, 'oauth_creds.json')) ? path.join(dir, 'oauth_creds.json') : undefined;
+  let authMethod: string | undefined;
+  try {
+    authMethod = /"selectedType"\s*:\s*"([^"]+)"/.exec(readFileSync(path.join(dir, 'settings.json'), 'utf8'))?.[1];
+  } catch {
+    authMethod = undefined;
+  }
+  return { envVariables, loginFile, authMethod };
 }

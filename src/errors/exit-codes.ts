@@ -16,7 +16,7 @@ export const EXIT_CODES = {
   prerequisites: {
     code: 3,
     meaning:
-      "A prerequisite is missing: claude not found (E_CLAUDE_NOT_FOUND) or installed without its native binary (E_CLAUDE_NATIVE_MISSING), codex not found with agent codex (E_CODEX_NOT_FOUND), not a git repository (E_NOT_GIT_REPO), uncommitted changes (E_DIRTY_TREE), a plan that fails the audit (E_PLAN_INVALID), a run journal written by a newer debussy (E_JOURNAL_NEWER, docs/verification.md), debussy's per-user key that seals completions cannot be made or read (E_JOURNAL_KEY).",
+      "A prerequisite is missing: claude not found (E_CLAUDE_NOT_FOUND) or installed without its native binary (E_CLAUDE_NATIVE_MISSING), codex not found with agent codex (E_CODEX_NOT_FOUND), gemini not found with agent gemini (E_GEMINI_NOT_FOUND), not a git repository (E_NOT_GIT_REPO), uncommitted changes (E_DIRTY_TREE), a plan that fails the audit (E_PLAN_INVALID), a run journal written by a newer debussy (E_JOURNAL_NEWER, docs/verification.md), debussy's per-user key that seals completions cannot be made or read (E_JOURNAL_KEY).",
   },
   circuitOpen: { code: 4, meaning: 'Recovery gave up: the circuit breaker is open or a phase is crash-looping.' },
   blocked: { code: 5, meaning: 'The agent reported the phase blocked and needs a person.' },

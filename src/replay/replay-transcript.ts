@@ -1,5 +1,6 @@
 /**
- * Replays one transcript (Claude Code's session .jsonl, or a Codex CLI rollout file) through the
+ * Replays one transcript (Claude Code's session .jsonl, a Codex CLI rollout file, or a Gemini CLI
+ * chat file) through the
  * context monitor the live run uses: each API call
  * of the main chain is a row with what the API reported, what debussy projected for that request
  * before seeing the report, and whether a run at the given limits would have stopped before it.
@@ -8,8 +9,11 @@
 import { ContextMonitor, type ContextLimit, type TokenCalibration } from '../context/index.js';
 import { endTranscript, newTranscriptState, readTranscriptLine, type TranscriptItem, type TranscriptState } from './transcript-events.js';
 import { newRolloutParseState, parseRolloutLine } from '../agent/codex/rollout-events.js';
+import { newTotals } from '../agent/call-usage.js';
+import { chatReplayEvents, newChatReplayState } from '../agent/gemini/chat-file.js';
+import { geminiWindowForModel } from '../agent/gemini/gemini-launch.js';
 
-export type TranscriptFormat = 'claude' | 'codex';
+export type TranscriptFormat = 'claude' | 'codex' | 'gemini';
 
 export interface ReplayOptions {
   thresholdPercent: number;
@@ -17,7 +21,7 @@ export interface ReplayOptions {
   contextWindow: number | undefined;
   /** 'sidechain' replays a subagent's own transcript; default: the main chain. */
   chain?: 'main' | 'sidechain';
-  /** Whose transcript: Claude Code's (default) or a Codex CLI rollout file (~/.codex/sessions/.../rollout-*.jsonl). */
+  /** Whose transcript: Claude Code's (default), a Codex CLI rollout file (~/.codex/sessions/.../rollout-*.jsonl) or a Gemini CLI chat file (~/.gemini/tmp/<project>/chats/session-*.jsonl). */
   format?: TranscriptFormat;
   /** The calibration the monitor learns into; a fresh one by default (bench/context-replay.ts compares others). */
   calibration?: TokenCalibration;
@@ -53,7 +57,8 @@ export async function* replayTranscript(lines: AsyncIterable<string[]>, options:
     thresholdPercent: options.thresholdPercent,
     toolCallThreshold: 0,
     ...(options.maxContextTokens === undefined ? {} : { maxContextTokens: options.maxContextTokens }),
-    ...(options.contextWindow === undefined ? {} : { contextWindowOverride: options.contextWindow }),
+    // gemini's chat file names no window: every model gemini runs has the one of its table.
+    ...(options.contextWindow === undefined ? (options.format === 'gemini' ? { contextWindowOverride: geminiWindowForModel(undefined) } : {}) : { contextWindowOverride: options.contextWindow }),
     ...(options.calibration === undefined ? {} : { calibration: options.calibration }),
     onLimit: () => {
       crossed = true;
@@ -92,16 +97,20 @@ export async function* replayTranscript(lines: AsyncIterable<string[]>, options:
 
   // A codex rollout gives the live run's events line by line (agent/codex/rollout-events.ts): no chains, nothing held back.
   const rollout = options.format === 'codex' ? newRolloutParseState() : undefined;
+  // A gemini chat file likewise (agent/gemini/chat-file.ts).
+  const chat = options.format === 'gemini' ? newChatReplayState(newTotals()) : undefined;
   const read = (line: string): TranscriptItem[] => {
-    if (rollout === undefined) return readTranscriptLine(line, state);
+    if (rollout === undefined && chat === undefined) return readTranscriptLine(line, state);
     if (line.trim() === '') return [];
-    return parseRolloutLine(line, rollout).filter((event) => event.type !== 'unparsed_line').map((event) => ({ kind: 'event', event }));
+    const events = rollout !== undefined ? parseRolloutLine(line, rollout) : chatReplayEvents(line, chat!);
+    return events.filter((event) => event.type !== 'unparsed_line').map((event) => ({ kind: 'event', event }));
   };
   for await (const batch of lines) {
     for (const line of batch) yield* feed(read(line));
   }
-  if (rollout === undefined) yield* feed(endTranscript(state));
-  else state.badLines = rollout.unparsedLines;
+  if (rollout !== undefined) state.badLines = rollout.unparsedLines;
+  else if (chat !== undefined) state.badLines = chat.badLines;
+  else yield* feed(endTranscript(state));
   const snapshot = monitor.snapshot();
   const calibration = Object.fromEntries(
     [...models].map((model) => [model, { factor: monitor.tokenCalibration.factorFor(model), overheadPerCall: monitor.tokenCalibration.overheadFor(model) }]),

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CODEX_BIN, CODEX_VERSION } from '../support/codex.js';
+import { GEMINI_BIN, GEMINI_VERSION } from '../support/gemini.js';
 import { TESTED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS_TEXT, checkClaude, compareVersions } from '../../src/doctor/index.js';
 import { CLAUDE_BIN } from '../support/claude.js';
 import { debussy, expectNoStack, initRepo, REPO_ROOT, tempDir, type CliResult } from './cli-harness.js';
@@ -105,6 +106,27 @@ describe('debussy doctor', () => {
     expect(lineOf(result, 'codex')).toBe('FAIL  codex: "/nonexistent/codex" not found (agent: codex)');
     expect(result.stdout).toContain('fix: Install the Codex CLI (npm install -g @openai/codex)');
     expect(lineOf(result, 'credentials')).toBe('FAIL  credentials: no OPENAI_API_KEY and no Codex CLI login found');
+  });
+
+  it('agent gemini: the Gemini CLI and its credentials are checked instead of claude (tested version, GEMINI_API_KEY), exit 0', async () => {
+    const w = world();
+    w.writeConfig({ agent: 'gemini', gemini_command: GEMINI_BIN });
+    const result = await w.doctor([], { GEMINI_API_KEY: 'doctor-gemini-secret', ANTHROPIC_API_KEY: undefined });
+    expect(result.code, result.stdout).toBe(0);
+    expect(lineOf(result, 'gemini')).toMatch(new RegExp(`^ok {4}gemini ${GEMINI_VERSION.replace(/\./g, '\\.')} at .*; debussy is tested with ${GEMINI_VERSION.replace(/\./g, '\\.')}$`));
+    expect(lineOf(result, 'credentials')).toBe('ok    credentials: GEMINI_API_KEY set');
+    expect(result.stdout).not.toMatch(/^\S+ +claude/m);
+    expect(result.stdout).not.toContain('doctor-gemini-secret');
+  });
+
+  it('agent gemini without gemini or credentials: FAIL for each with its fix, exit 3', async () => {
+    const w = world();
+    w.writeConfig({ agent: 'gemini', gemini_command: '/nonexistent/gemini' });
+    const result = await w.doctor([], { GEMINI_API_KEY: undefined, GOOGLE_API_KEY: undefined, GOOGLE_APPLICATION_CREDENTIALS: undefined, ANTHROPIC_API_KEY: undefined, GEMINI_CLI_HOME: path.join(w.home, 'no-gemini-home') });
+    expect(result.code).toBe(3);
+    expect(lineOf(result, 'gemini')).toBe('FAIL  gemini: "/nonexistent/gemini" not found (agent: gemini)');
+    expect(result.stdout).toContain('fix: Install the Gemini CLI (npm install -g @google/gemini-cli)');
+    expect(lineOf(result, 'credentials')).toBe('FAIL  credentials: no GEMINI_API_KEY and no Gemini CLI login found');
   });
 
   it('claude not found: FAIL with the install command, exit 3', async () => {

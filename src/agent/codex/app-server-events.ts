@@ -22,7 +22,7 @@ import { summarizeToolUse } from '../tool-summary.js';
 import { classifyMessage, codexVersionOf, threadOfResponse, type AppServerMessage } from './app-server-protocol.js';
 import { apiErrorType, classifyCodexError, parseReconnecting } from './codex-errors.js';
 import { codexTool } from './codex-tools.js';
-import { callEvents, newTotals, resultEvent, type CallUsage, type CodexTotals, type PriceCall } from './codex-usage.js';
+import { callEvents, newTotals, resultEvent, type CallUsage, type CallTotals, type PriceCall } from '../call-usage.js';
 
 export interface CodexParseState {
   redact: Redactor;
@@ -55,7 +55,7 @@ export interface CodexParseState {
   lastThreadTotal: number | undefined;
   pendingToolIds: Set<string>;
   /** This session's calls (model, window, tokens, estimated cost). */
-  totals: CodexTotals;
+  totals: CallTotals;
   lastAgentText: string | undefined;
 }
 

@@ -11,7 +11,7 @@ import type { AgentSession } from '../agent-session.js';
 import { codexWarnings } from './codex-command.js';
 import { codexWindowForModel } from './codex-launch.js';
 import { startCodexSession } from './codex-session.js';
-import type { PriceCall } from './codex-usage.js';
+import type { PriceCall } from '../call-usage.js';
 
 export interface CodexDriverConfig extends Pick<DebussyConfig, 'permission_mode' | 'allowed_tools' | 'disallowed_tools'> {
   /** `codex` on PATH, or its path. */

@@ -8,66 +8,12 @@
  * - insufficient_quota: "usageLimitExceeded", "Quota exceeded. Check your plan and billing details.";
  * - 401, 503: {httpConnectionFailed: {httpStatusCode}}; 500: "internalServerError".
  */
+import { failureClassOf, kindOfStatus, type AgentError, type AgentErrorKind } from '../agent-errors.js';
 import { isRecord } from '../json-fields.js';
 
-/**
- * The names of src/recovery/failure-class.ts's FailureClass this classifier uses, restated:
- * recovery/ depends on agent/, so agent/ cannot import it (a test checks every name is a FailureClass).
- */
-export type CodexFailureClass =
-  | 'context_overflow'
-  | 'rate_limit'
-  | 'overloaded'
-  | 'server_error'
-  | 'network'
-  | 'authentication'
-  | 'invalid_request'
-  | 'budget_limit'
-  | 'permissions'
-  | 'agent_crash'
-  | 'unknown';
-
-/** What went wrong, finer than a FailureClass where codex tells more (a quota is not a rate limit). */
-export type CodexErrorKind =
-  | 'context_overflow'
-  | 'rate_limit'
-  | 'usage_limit'
-  | 'quota'
-  | 'overloaded'
-  | 'server_error'
-  | 'network'
-  | 'authentication'
-  | 'invalid_request'
-  | 'policy'
-  | 'budget_limit'
-  | 'permissions'
-  | 'agent_crash'
-  | 'unknown';
-
-export interface CodexError {
-  kind: CodexErrorKind;
-  /** debussy's class for the kind (a quota is an invalid request: no retry helps until credit is added). */
-  failureClass: CodexFailureClass;
-  /** The HTTP status codex names, when it names one. */
-  httpStatus?: number;
-}
-
-const CLASS_OF: Readonly<Record<CodexErrorKind, CodexFailureClass>> = {
-  context_overflow: 'context_overflow',
-  rate_limit: 'rate_limit',
-  usage_limit: 'rate_limit',
-  quota: 'invalid_request',
-  overloaded: 'overloaded',
-  server_error: 'server_error',
-  network: 'network',
-  authentication: 'authentication',
-  invalid_request: 'invalid_request',
-  policy: 'invalid_request',
-  budget_limit: 'budget_limit',
-  permissions: 'permissions',
-  agent_crash: 'agent_crash',
-  unknown: 'unknown',
-};
+export { apiErrorType, kindOfStatus, type AgentFailureClass as CodexFailureClass } from '../agent-errors.js';
+export type CodexErrorKind = AgentErrorKind;
+export type CodexError = AgentError;
 
 /** codexErrorInfo's plain variants (v2 CodexErrorInfo). */
 const INFO_KINDS: Readonly<Record<string, CodexErrorKind>> = {
@@ -92,16 +38,6 @@ const INFO_KINDS: Readonly<Record<string, CodexErrorKind>> = {
 /** The variants that carry `{httpStatusCode}`: the status decides, none means the connection itself. */
 const STATUS_VARIANTS = ['httpConnectionFailed', 'responseStreamConnectionFailed', 'responseStreamDisconnected', 'responseTooManyFailedAttempts'];
 
-export function kindOfStatus(status: number): CodexErrorKind {
-  if (status === 429) return 'rate_limit';
-  if (status === 401 || status === 403) return 'authentication';
-  if (status === 413) return 'context_overflow';
-  if (status === 408) return 'network';
-  if (status === 500) return 'server_error';
-  if (status >= 500) return 'overloaded';
-  if (status >= 400) return 'invalid_request';
-  return 'unknown';
-}
 
 const TEXT_KINDS: ReadonlyArray<[RegExp, CodexErrorKind]> = [
   [/ran out of room in the model's context window|context_length_exceeded|exceeds the context window/i, 'context_overflow'],
@@ -147,7 +83,7 @@ function fromInfo(info: unknown, message: string): { kind: CodexErrorKind; httpS
 export function classifyCodexError(report: CodexErrorReport): CodexError {
   const text = [report.message, report.additionalDetails].filter((t): t is string => typeof t === 'string').join('\n');
   const found = fromInfo(report.codexErrorInfo, text) ?? { kind: kindOfText(text) };
-  return { kind: found.kind, failureClass: CLASS_OF[found.kind], ...(found.httpStatus === undefined ? {} : { httpStatus: found.httpStatus }) };
+  return { kind: found.kind, failureClass: failureClassOf(found.kind), ...(found.httpStatus === undefined ? {} : { httpStatus: found.httpStatus }) };
 }
 
 /** codex's retry notice, "Reconnecting... 2/5" (app-server message, exec --json text): attempt and limit. */
@@ -156,30 +92,3 @@ export function parseReconnecting(text: string): { attempt: number; maxRetries: 
   return match === null ? undefined : { attempt: Number(match[1]), maxRetries: Number(match[2]) };
 }
 
-/**
- * The api_error event's errorType for a codex error: the API error type names recovery/classify.ts
- * already reads (claude's), so a codex session's end is classified by the same rules. A context
- * overflow is told by the result's terminalReason instead (resultEvent); a network failure has no
- * such name (classify reads its words).
- */
-export function apiErrorType(kind: CodexErrorKind): string {
-  switch (kind) {
-    case 'rate_limit':
-    case 'usage_limit':
-      return 'rate_limit';
-    case 'quota':
-      return 'billing_error';
-    case 'overloaded':
-      return 'overloaded';
-    case 'server_error':
-      return 'server_error';
-    case 'authentication':
-      return 'authentication_failed';
-    case 'context_overflow':
-    case 'invalid_request':
-    case 'policy':
-      return 'invalid_request';
-    default:
-      return kind;
-  }
-}

@@ -24,7 +24,7 @@ import * as rpc from './app-server-protocol.js';
 import { appServerMessageEvents, newCodexParseState, type CodexParseState } from './app-server-events.js';
 import { codexLaunch, type CodexLaunchInput } from './codex-launch.js';
 import { codexStopStep } from './codex-stop.js';
-import type { PriceCall } from './codex-usage.js';
+import type { PriceCall } from '../call-usage.js';
 
 const CODEX_INSTALL_HINT = 'Install Codex CLI (npm install -g @openai/codex) or set codex_command in the config to its full path.';
 

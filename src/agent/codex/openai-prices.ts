@@ -11,29 +11,22 @@
  * key to override.
  */
 
-/** src/cost/prices.ts's ModelPrice, restated: cost/ depends on agent/, so agent/ cannot import it (a test checks they agree). */
-export interface OpenAiTokenPrices {
-  input: number;
-  output: number;
-  cacheWrite: number;
-  cacheRead: number;
-}
-export interface OpenAiModelPrice extends OpenAiTokenPrices {
-  longPrompt?: OpenAiTokenPrices & { aboveTokens: number };
-}
+import type { ListModelPrice } from '../list-price.js';
+
+export type { ListModelPrice as OpenAiModelPrice } from '../list-price.js';
 
 export const OPENAI_PRICES_AS_OF = '2026-11-26 (OpenAI list prices of June-July 2026)';
 
-function plain(input: number, output: number, cachedInput: number): OpenAiModelPrice {
+function plain(input: number, output: number, cachedInput: number): ListModelPrice {
   return { input, output, cacheWrite: input, cacheRead: cachedInput };
 }
 
 /** The 5.6 generation bills explicit cache writes at 1.25x the input price. */
-function withCacheWrites(input: number, output: number): OpenAiModelPrice {
+function withCacheWrites(input: number, output: number): ListModelPrice {
   return { input, output, cacheWrite: input * 1.25, cacheRead: input / 10 };
 }
 
-export const OPENAI_PRICES: Readonly<Record<string, OpenAiModelPrice>> = {
+export const OPENAI_PRICES: Readonly<Record<string, ListModelPrice>> = {
   'gpt-5.5': { ...plain(5, 30, 0.5), longPrompt: { aboveTokens: 272_000, ...plain(10, 45, 1) } },
   'gpt-5.5-pro': plain(30, 180, 30),
   'gpt-5.4': plain(2.5, 15, 0.25),

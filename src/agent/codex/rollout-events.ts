@@ -17,7 +17,7 @@ import { isRecord, numberField, recordField, stringField, type JsonRecord } from
 import { redactThenCut, type Redactor } from '../../redact/index.js';
 import { summarizeToolUse } from '../tool-summary.js';
 import { apiErrorType, classifyCodexError, kindOfText } from './codex-errors.js';
-import { callEvents, newTotals, resultEvent, type CallUsage, type CodexTotals, type PriceCall } from './codex-usage.js';
+import { callEvents, newTotals, resultEvent, type CallUsage, type CallTotals, type PriceCall } from '../call-usage.js';
 
 export interface RolloutParseState {
   redact: Redactor;
@@ -27,7 +27,7 @@ export interface RolloutParseState {
   cwd: string | undefined;
   version: string | undefined;
   initSent: boolean;
-  totals: CodexTotals;
+  totals: CallTotals;
   /** Tool names by call id, for their outputs. */
   callNames: Map<string, string>;
 }

@@ -1,5 +1,5 @@
 /**
- * `debussy doctor`: one line per check of what a run needs (the agent CLI and its version: claude, or codex with agent: codex; credentials,
+ * `debussy doctor`: one line per check of what a run needs (the agent CLI and its version: claude, or codex / gemini with agent: codex / gemini; credentials,
  * git identity, permissions, whether Claude Code's hooks are on, the config, notification targets), with the fix for each that is not
  * fine. Exit 0 when nothing fails (warnings included), 3 (prerequisites) otherwise.
  */
@@ -9,6 +9,8 @@ import {
   checkClaude,
   checkCodex,
   checkCodexAuth,
+  checkGemini,
+  checkGeminiAuth,
   checkConfig,
   checkGit,
   checkHooks,
@@ -18,6 +20,8 @@ import {
   gatherClaude,
   gatherCodex,
   gatherCodexAuth,
+  gatherGemini,
+  gatherGeminiAuth,
   gatherConfig,
   gatherGit,
   gatherNotify,
@@ -40,10 +44,12 @@ export default async function doctorCommand(options: DoctorOptions): Promise<num
   const env = process.env;
   const { facts: configFacts, config } = await gatherConfig(root, options.config === undefined ? undefined : path.resolve(options.config));
   const [git, notify] = await Promise.all([gatherGit(root, config, env), gatherNotify(config)]);
-  // The agent's own checks: Claude Code's (its version, login, permissions, hooks) or the Codex CLI's.
+  // The agent's own checks: Claude Code's (its version, login, permissions, hooks) the Codex CLI's or the Gemini CLI's.
   let checks: DoctorCheck[];
   if (config.agent === 'codex') {
     checks = [checkCodex(await gatherCodex(config.codex_command, env)), checkCodexAuth(gatherCodexAuth(env)), checkGit(git), checkConfig(configFacts), checkNotify(notify)];
+  } else if (config.agent === 'gemini') {
+    checks = [checkGemini(await gatherGemini(config.gemini_command, env)), checkGeminiAuth(gatherGeminiAuth(env)), checkGit(git), checkConfig(configFacts), checkNotify(notify)];
   } else {
     const [claude, auth] = await Promise.all([gatherClaude(config.claude_command, env), gatherAuth(env)]);
     checks = [checkClaude(claude), checkAuth(auth), checkGit(git), checkPermissions(gatherPermissions(root, config, env)), checkHooks({ off: hooksOffSources(config.claude_args, root, env) }), checkConfig(configFacts), checkNotify(notify)];

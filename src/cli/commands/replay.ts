@@ -6,6 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
+import { isChatFileHeader } from '../../agent/gemini/chat-file.js';
 import { readLineBatches } from '../../agent/line-reader.js';
 import { CONFIG_SCHEMA } from '../../config/index.js';
 import { describeLimit } from '../../context/index.js';
@@ -38,8 +39,8 @@ export default async function replayCommand(files: string[], options: ReplayComm
     const collector = new ReplayFigureCollector();
     const format = await transcriptFormat(file);
     // A subagent's own transcript (<session>/subagents/*.jsonl) has no main chain: its chain is replayed.
-    const chain = format === 'codex' || (await hasMainChain(file)) ? 'main' : 'sidechain';
-    if (!options.json) write(`${file}${chain === 'sidechain' ? ' (a subagent\'s conversation)' : format === 'codex' ? ' (a Codex CLI rollout)' : ''}\n${header()}\n`);
+    const chain = format !== 'claude' || (await hasMainChain(file)) ? 'main' : 'sidechain';
+    if (!options.json) write(`${file}${chain === 'sidechain' ? ' (a subagent\'s conversation)' : format === 'claude' ? '' : ` (${FORMAT_NAMES[format]})`}\n${header()}\n`);
     const calls = replayTranscript(readLineBatches(createReadStream(file)), { ...replayOptions, chain, format });
     let next = await calls.next();
     while (next.done !== true) {
@@ -79,12 +80,16 @@ function numberFlag(flag: string, raw: string | undefined, min: number, max: num
   return value;
 }
 
-/** A Codex CLI rollout begins with its `session_meta` record; anything else is read as Claude Code's. */
+const FORMAT_NAMES: Record<Exclude<TranscriptFormat, 'claude'>, string> = { codex: 'a Codex CLI rollout', gemini: 'a Gemini CLI chat file' };
+
+/** A Codex CLI rollout begins with its `session_meta` record, a Gemini CLI chat file with its header; anything else is read as Claude Code's. */
 async function transcriptFormat(file: string): Promise<TranscriptFormat> {
   for await (const batch of readLineBatches(createReadStream(file))) {
     for (const line of batch) {
       if (line.trim() === '') continue;
-      return safeParse(line)?.type === 'session_meta' ? 'codex' : 'claude';
+      const first = safeParse(line);
+      if (first?.type === 'session_meta') return 'codex';
+      return isChatFileHeader(first) ? 'gemini' : 'claude';
     }
   }
   return 'claude';
@@ -139,7 +144,7 @@ function header(): string {
 }
 
 /** Who compacted: the CLI that wrote the transcript. */
-const COMPACTOR: Record<TranscriptFormat, string> = { claude: 'Claude Code', codex: 'codex' };
+const COMPACTOR: Record<TranscriptFormat, string> = { claude: 'Claude Code', codex: 'codex', gemini: 'gemini' };
 
 function textRow(call: ReplayCall, format: TranscriptFormat): string {
   const notes: string[] = [];

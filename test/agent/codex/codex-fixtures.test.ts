@@ -11,7 +11,7 @@ import { sessionOutcomeOf } from '../../../src/agent/session-outcome.js';
 import { classifySessionEnd } from '../../../src/recovery/classify.js';
 import { newRolloutParseState, parseRolloutLine } from '../../../src/agent/codex/rollout-events.js';
 import { OPENAI_PRICES } from '../../../src/agent/codex/openai-prices.js';
-import type { PriceCall } from '../../../src/agent/codex/codex-usage.js';
+import type { PriceCall } from '../../../src/agent/call-usage.js';
 import { estimateCost } from '../../../src/cost/estimate.js';
 import type { PriceTable } from '../../../src/cost/prices.js';
 import { CODEX_FIXTURES_DIR, loadCodexFixture } from '../../support/codex-fixtures.js';

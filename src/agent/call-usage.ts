@@ -1,10 +1,11 @@
 /**
- * A codex session's calls as debussy counts them, shared by the app-server and rollout parsers.
- * OpenAI's input_tokens already include the cached tokens (and codex's cache writes): the context
- * a call saw is input_tokens; the uncached rest is what debussy's `inputTokens` means. Pure.
+ * A session's calls as debussy counts them, for the agents that report each call's usage in their
+ * own shape (codex's app-server and rollout, gemini's chat file). OpenAI's input_tokens and Google's
+ * promptTokenCount already include the cached tokens (and codex's cache writes): the context a call
+ * saw is that input; the uncached rest is what debussy's `inputTokens` means. Pure.
  */
-import type { AgentEvent, ResultEvent } from '../agent-events.js';
-import type { CodexError } from './codex-errors.js';
+import type { AgentEvent, ResultEvent } from './agent-events.js';
+import type { AgentError } from './agent-errors.js';
 
 /** One call's tokens as debussy's cost estimate takes them (src/cost/estimate.ts's TokenUsage). */
 export interface PricedTokens {
@@ -15,12 +16,12 @@ export interface PricedTokens {
 }
 
 /**
- * Prices one call (USD). codex reports no cost; the caller passes debussy's estimate (cost/ is
+ * Prices one call (USD). codex and gemini report no cost; the caller passes debussy's estimate (cost/ is
  * not imported here: it depends on agent/). Without one, costs read 0.
  */
 export type PriceCall = (model: string, tokens: PricedTokens) => number;
 
-/** One call's usage as codex reports it (camelCase in the app-server, snake_case in the rollout). */
+/** One call's usage as the agent reports it (codex: camelCase in the app-server, snake_case in the rollout; gemini: its chat file's tokens). */
 export interface CallUsage {
   input: number;
   cached: number;
@@ -29,13 +30,13 @@ export interface CallUsage {
   output: number;
 }
 
-export interface CodexTotals {
+export interface CallTotals {
   priceCall: PriceCall;
   model: string | undefined;
   calls: number;
   uncachedInput: number;
   output: number;
-  /** Estimated by priceCall: codex reports no cost. */
+  /** Estimated by priceCall: the agent reports no cost. */
   costUsd: number;
   /** The context of the last call (its input_tokens), and of the one before it. */
   lastContextTokens: number | undefined;
@@ -43,12 +44,12 @@ export interface CodexTotals {
   contextWindow: number | undefined;
 }
 
-export function newTotals(priceCall: PriceCall = () => 0): CodexTotals {
+export function newTotals(priceCall: PriceCall = () => 0): CallTotals {
   return { priceCall, model: undefined, calls: 0, uncachedInput: 0, output: 0, costUsd: 0, lastContextTokens: undefined, previousContextTokens: undefined, contextWindow: undefined };
 }
 
 /** usage (the context of the call) and output_usage for one call, counted and priced. */
-export function callEvents(totals: CodexTotals, messageId: string, usage: CallUsage): AgentEvent[] {
+export function callEvents(totals: CallTotals, messageId: string, usage: CallUsage): AgentEvent[] {
   const uncached = Math.max(0, usage.input - usage.cached - usage.cacheWrite);
   const model = totals.model ?? 'unknown';
   totals.calls += 1;
@@ -64,15 +65,15 @@ export function callEvents(totals: CodexTotals, messageId: string, usage: CallUs
 }
 
 /**
- * How a codex turn ended, as debussy's result event, in the words the rest of debussy reads
+ * How a turn ended (codex's turn, gemini's run), as debussy's result event, in the words the rest of debussy reads
  * (session-outcome.ts, recovery/classify.ts): a completed turn is a "success"; a failed one an
  * "error_during_execution" whose terminalReason is "prompt_too_long" for a context overflow and
- * "api_error" for any other API failure; an interrupted one keeps codex's word. The turn's own
+ * "api_error" for any other API failure; an interrupted or stopped one keeps the agent's word. The turn's own
  * status stays readable in the subtype of the ones that are neither.
  */
 export function resultEvent(
-  totals: CodexTotals,
-  end: { status: string; text?: string; sessionId?: string; failure?: CodexError; durationMs?: number },
+  totals: CallTotals,
+  end: { status: string; text?: string; sessionId?: string; failure?: AgentError; durationMs?: number },
 ): ResultEvent {
   const subtype = end.status === 'completed' ? 'success' : end.status === 'failed' ? 'error_during_execution' : end.status;
   const terminalReason = end.failure === undefined ? end.status : end.failure.kind === 'context_overflow' ? 'prompt_too_long' : 'api_error';

@@ -1,0 +1,79 @@
+/**
+ * The Gemini CLI behind the agent seam (agent-driver.ts), chosen with `agent: gemini` / `--agent
+ * gemini`: `gemini --output-format stream-json` with debussy's guard, permissions, model and a
+ * compression threshold above debussy's stop point (gemini-launch.ts), sessions run by
+ * gemini-session.ts.
+ */
+import type { DebussyConfig } from '../../config/index.js';
+import { PrerequisiteError } from '../../errors/index.js';
+import { findExecutable } from '../../process/find-executable.js';
+import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
+import type { AgentSession } from '../agent-session.js';
+import type { PriceCall } from '../call-usage.js';
+import { compressionThresholdFor, geminiWarnings, geminiWindowForModel, readProjectSettings, stopTokensFor } from './gemini-launch.js';
+import { startGeminiSession } from './gemini-session.js';
+
+export interface GeminiDriverConfig extends Pick<DebussyConfig, 'permission_mode' | 'allowed_tools' | 'disallowed_tools' | 'context_threshold' | 'max_context_tokens' | 'context_window' | 'model'> {
+  /** `gemini` on PATH, or its path. */
+  gemini_command: string;
+  /** The user's own flags for every gemini session. */
+  gemini_args: readonly string[];
+}
+
+export function createGeminiDriver(config: GeminiDriverConfig, priceCall?: PriceCall): AgentDriver {
+  const toolRules = { allowed: config.allowed_tools.length, disallowed: config.disallowed_tools.length };
+  const windowOf = (model: string | undefined) => config.context_window ?? geminiWindowForModel(model);
+  return {
+    name: 'gemini',
+    displayName: 'Gemini CLI',
+    // Per-call usage from its chat file; the BeforeTool guard; --resume. Its compression cannot be refused, only moved (docs/agents.md).
+    capabilities: { perCallUsage: true, gracefulStop: true, resume: true, hooks: true },
+
+    check(root: string, env: NodeJS.ProcessEnv): void {
+      if (findExecutable(config.gemini_command, root, env.PATH) === undefined) {
+        throw new PrerequisiteError(
+          'E_GEMINI_NOT_FOUND',
+          `the Gemini CLI command "${config.gemini_command}" was not found${config.gemini_command.includes('/') ? '' : ' on PATH'}`,
+          'Install it (npm install -g @google/gemini-cli), or set gemini_command in .debussy/config.yaml to its path.',
+        );
+      }
+    },
+
+    warnings(root: string): string[] {
+      return geminiWarnings(config, readProjectSettings(root));
+    },
+
+    start(launch: AgentLaunch): AgentSession {
+      const window = windowOf(launch.model);
+      const compressionThreshold = compressionThresholdFor(stopTokensFor(config, window), window);
+      return startGeminiSession({
+        command: config.gemini_command,
+        cwd: launch.cwd,
+        env: launch.env,
+        prompt: launch.prompt,
+        ...(launch.model === undefined ? {} : { model: launch.model }),
+        ...(config.permission_mode === undefined ? {} : { permissionMode: config.permission_mode }),
+        toolRules,
+        ...(compressionThreshold === undefined ? {} : { compressionThreshold }),
+        extraArgs: config.gemini_args,
+        ...(launch.resumeSessionId === undefined ? {} : { resumeSessionId: launch.resumeSessionId }),
+        rawLogPath: launch.rawLogPath,
+        readableLogPath: launch.readableLogPath,
+        stopGraceMs: launch.stopGraceMs,
+        redact: launch.redact,
+        ...(launch.onLogFailure === undefined ? {} : { onLogFailure: launch.onLogFailure }),
+        ...(priceCall === undefined ? {} : { priceCall }),
+      });
+    },
+
+    contextWindowFor(model: string | undefined): number | undefined {
+      return geminiWindowForModel(model);
+    },
+
+    /** --resume keeps the session's model only when told it again; the window keeps the monitor on gemini's scale. */
+    resumeKeep(session): ResumeKeep {
+      const window = session.contextWindow ?? geminiWindowForModel(session.model);
+      return { ...(session.model === undefined ? {} : { model: session.model }), ...(window === undefined ? {} : { contextWindow: window }) };
+    },
+  };
+}

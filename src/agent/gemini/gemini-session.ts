@@ -1,0 +1,358 @@
+/**
+ * One debussy session through `gemini --output-format stream-json`: one process, the prompt on its
+ * stdin, a home of the session's own (gemini-home.ts). Its stream becomes AgentEvents
+ * (stream-events.ts) as it arrives; each call's usage comes from gemini's chat file, followed as
+ * gemini appends to it (chat-file.ts); the session stops gracefully on request (gemini-stop.ts: the
+ * stop call's tools finish, then the BeforeTool guard is armed and gemini is sent SIGTERM). Whatever
+ * way it ends, no process of the session is left behind: gemini leaves a running shell in a
+ * process group of its own, which the session ends. It has the shape of the claude session.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { DebussyError } from '../../errors/index.js';
+import { processStartTime } from '../../process/identity.js';
+import { tailText } from '../../redact/index.js';
+import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from '../agent-events.js';
+import { classifyGeminiError, RetryNoticeReader } from './gemini-errors.js';
+import { launchProblem, spawnFailure } from '../agent-launch.js';
+import type { AgentSession, SessionEnd } from '../agent-session.js';
+import { newTotals, resultEvent, type CallTotals, type PriceCall } from '../call-usage.js';
+import { EventQueue } from '../event-queue.js';
+import { finishReading, readLineBytesBatches } from '../line-reader.js';
+import { sessionOutcomeOf } from '../session-outcome.js';
+import { SessionLogs, type LogFailure } from '../session-logs.js';
+import { SESSION_MARKER_VAR, SessionProcesses } from '../session-processes.js';
+import { createStopGuard, type StopGuard } from '../stop-guard.js';
+import { chatLineEvents, newChatFileState, type ChatFileState } from './chat-file.js';
+import { ChatFileFollower } from './chat-follower.js';
+import { createGeminiHome, type GeminiHome } from './gemini-home.js';
+import { geminiArgs, geminiEnv, geminiPermissions, type PermissionModeName } from './gemini-launch.js';
+import { geminiStopStep } from './gemini-stop.js';
+import { newGeminiStreamState, parseGeminiLine, type GeminiStreamState } from './stream-events.js';
+
+export const GEMINI_INSTALL_HINT = 'Install the Gemini CLI (npm install -g @google/gemini-cli) or set gemini_command in the config to its full path.';
+
+export interface GeminiSessionOptions {
+  /** `gemini` on PATH, or the configured command. */
+  command: string;
+  cwd: string;
+  /** The whole environment (the `debussy` shim's folder first on PATH). */
+  env: Record<string, string | undefined>;
+  prompt: string;
+  model?: string;
+  permissionMode?: PermissionModeName;
+  toolRules?: { allowed: number; disallowed: number };
+  /** model.compressionThreshold for the session (above debussy's stop point). */
+  compressionThreshold?: number;
+  /** The user's own flags (gemini_args). */
+  extraArgs?: readonly string[];
+  /** Continue this saved session (--resume) instead of starting one. */
+  resumeSessionId?: string;
+  rawLogPath?: string;
+  readableLogPath?: string;
+  /** SIGTERM, then SIGKILL this long after; leftovers get as long. Default 5000. */
+  stopGraceMs?: number;
+  onEvent?: (event: AgentEvent) => void;
+  redact?: (text: string) => string;
+  onLogFailure?: (failure: LogFailure) => void;
+  /** debussy's estimate of one call's cost (gemini reports none). */
+  priceCall?: PriceCall;
+}
+
+const DEFAULT_STOP_GRACE_MS = 5_000;
+const STDERR_TAIL_CHARS = 4_096;
+/** How often the chat file is looked at for new calls (it is also read after each stdout batch). */
+const CHAT_POLL_MS = 100;
+/** A stop with no tool running signals after this: a late tool_use of the stop's own call is refused by the guard meanwhile. */
+const STOP_SETTLE_MS = 250;
+
+export function startGeminiSession(options: GeminiSessionOptions): AgentSession {
+  return new GeminiSession(options);
+}
+
+function noop(): void {}
+
+class GeminiSession implements AgentSession {
+  readonly pid: number;
+  readonly marker = randomUUID();
+  readonly startTime: number | undefined;
+  readonly ended: Promise<SessionEnd>;
+
+  private readonly startedAt = Date.now();
+  private readonly graceMs: number;
+  private readonly sessionId: string;
+  private readonly queue = new EventQueue<AgentEvent>();
+  private readonly stream: GeminiStreamState;
+  private readonly totals: CallTotals;
+  private readonly chat: ChatFileState = newChatFileState();
+  private readonly logs: SessionLogs;
+  private readonly guard: StopGuard;
+  private readonly home: GeminiHome | undefined;
+  private readonly child: ChildProcessWithoutNullStreams | undefined;
+  private readonly processes: SessionProcesses | undefined;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly chatFile: ChatFileFollower | undefined;
+  private lastApiError: ApiErrorEvent | undefined;
+  private lastRetry: ApiRetryEvent | undefined;
+  private stderrTail = '';
+  private readonly retries = new RetryNoticeReader();
+  private stop = { requested: false, immediate: false, reason: undefined as string | undefined, atCall: 0, toolsRunning: false, settleExpired: false, settleStarted: false, guardArmed: false };
+  private signalled = false;
+  private killRequested = false;
+  private exited = false;
+  /** Calls of the event the consumer is handling (onEvent) or was last handed (events()). */
+  private consumerCalls: number | undefined;
+
+  constructor(private readonly options: GeminiSessionOptions) {
+    this.graceMs = Math.max(0, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
+    this.sessionId = options.resumeSessionId ?? randomUUID();
+    this.logs = new SessionLogs(options.rawLogPath, options.readableLogPath, options.redact, options.onLogFailure);
+    this.stream = newGeminiStreamState({ ...(options.redact === undefined ? {} : { redact: options.redact }), cwd: options.cwd });
+    this.totals = newTotals(options.priceCall);
+    this.guard = createStopGuard(this.marker);
+    const permissions = geminiPermissions(options.permissionMode, options.toolRules);
+    for (const note of permissions.notes) this.logs.note(`gemini: ${note}`);
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
+    env[SESSION_MARKER_VAR] = this.marker;
+    let failure: DebussyError | undefined = launchProblem(options.command, options.cwd, env.PATH, GEMINI_INSTALL_HINT);
+    let child: ChildProcessWithoutNullStreams | undefined;
+    let home: GeminiHome | undefined;
+    if (failure === undefined) {
+      try {
+        home = createGeminiHome({ env: options.env, stopFile: this.guard.stopFile, ...(options.compressionThreshold === undefined ? {} : { compressionThreshold: options.compressionThreshold }) });
+        for (const note of home.notes) this.logs.note(`gemini: ${note}`);
+        const args = geminiArgs({ ...(options.model === undefined ? {} : { model: options.model }), sessionId: this.sessionId, resume: options.resumeSessionId !== undefined, approvalMode: permissions.approvalMode, ...(options.extraArgs === undefined ? {} : { extraArgs: options.extraArgs }) });
+        // Its own process group: a Ctrl-C at the terminal reaches debussy, which stops the session in order.
+        child = spawn(options.command, args, { cwd: options.cwd, env: geminiEnv(env, home.dir), detached: true, stdio: 'pipe' });
+      } catch (error) {
+        failure = spawnFailure(options.command, error, GEMINI_INSTALL_HINT);
+      }
+    }
+    this.home = home;
+    // A resumed session's earlier calls are in the file already: they are not this session's.
+    this.chatFile = home === undefined ? undefined : new ChatFileFollower(home.geminiDir, this.sessionId, options.resumeSessionId !== undefined);
+    this.child = child?.pid === undefined ? undefined : child;
+    this.pid = this.child?.pid ?? 0;
+    this.startTime = this.child === undefined ? undefined : processStartTime(this.pid);
+    if (this.child === undefined) {
+      this.processes = undefined;
+      this.home?.dispose();
+      this.ended = this.failToStart(failure ?? spawnFailure(options.command, new Error('no process was started'), GEMINI_INSTALL_HINT));
+    } else {
+      this.processes = new SessionProcesses({ pid: this.pid, ...(this.startTime === undefined ? {} : { startTime: this.startTime }) }, this.marker);
+      this.ended = this.run(this.child);
+    }
+    this.ended.catch(noop);
+  }
+
+  events(): AsyncIterable<AgentEvent> {
+    const items = this.queue.iterate();
+    this.consumerCalls = 0;
+    const delivered = (event: AgentEvent) => {
+      if (event.type === 'usage') this.consumerCalls = (this.consumerCalls ?? 0) + 1;
+    };
+    return {
+      [Symbol.asyncIterator]: () => ({
+        async next(): Promise<IteratorResult<AgentEvent>> {
+          const item = await items.next();
+          if (item.done === true) return { value: undefined, done: true };
+          delivered(item.value);
+          return { value: item.value, done: false };
+        },
+        async return(): Promise<IteratorResult<AgentEvent>> {
+          await items.return?.();
+          return { value: undefined, done: true };
+        },
+      }),
+    };
+  }
+
+  requestStop(reason: string, options: { immediate?: boolean } = {}): void {
+    if (this.exited || this.killRequested) return;
+    if (!this.stop.requested) {
+      const toolsRunning = this.stream.pendingToolIds.size > 0;
+      this.stop = { ...this.stop, requested: true, reason, atCall: this.consumerCalls ?? this.totals.calls, toolsRunning };
+      this.logs.note(`stop requested: ${reason}`);
+    }
+    if (options.immediate === true) this.stop.immediate = true;
+    this.advance();
+  }
+
+  async kill(reason: string): Promise<void> {
+    if (!this.exited && !this.killRequested && this.child !== undefined) {
+      this.killRequested = true;
+      this.logs.note(`kill: ${reason}`);
+      this.signal('SIGKILL');
+    }
+    await this.ended.then(noop, noop);
+  }
+
+  private async failToStart(error: DebussyError): Promise<SessionEnd> {
+    this.exited = true;
+    this.logs.note(`could not start: ${error.message}`);
+    await this.logs.close();
+    this.queue.end({ error });
+    throw error;
+  }
+
+  private async run(child: ChildProcessWithoutNullStreams): Promise<SessionEnd> {
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    child.on('error', (error) => this.appendStderr(`${String(error)}\n`));
+    child.stdin.on('error', noop);
+    child.stdin.end(this.options.prompt);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => this.appendStderr(chunk));
+    this.processes?.start();
+    const poll = setInterval(() => this.readChat(), CHAT_POLL_MS);
+    const pumped = this.pump(child);
+    const exit = await exited;
+    this.exited = true;
+    clearInterval(poll);
+    for (const timer of this.timers) clearTimeout(timer);
+    this.queue.stopBackpressure();
+    await finishReading(pumped, child.stdout);
+    // The chat file is whole once gemini has exited: the last calls' usage comes before the result.
+    this.readChat();
+    const result = this.resultEvent();
+    if (result !== undefined) this.handle(result);
+    this.queue.end();
+    const leftoverProcessesKilled = (await this.processes?.terminateLeftovers(this.killRequested ? 0 : this.graceMs)) ?? 0;
+    this.guard.dispose();
+    this.home?.dispose();
+    const outcome = sessionOutcomeOf({ result, stopSignalled: this.signalled || this.stop.guardArmed, killRequested: this.killRequested, apiErrorSeen: this.lastApiError !== undefined });
+    const end: SessionEnd = {
+      outcome,
+      exitCode: exit.code,
+      signal: exit.signal,
+      ...(result === undefined ? {} : { result }),
+      sawResult: result !== undefined,
+      stopRequested: this.stop.requested,
+      ...(this.stop.reason === undefined ? {} : { stopReason: this.stop.reason }),
+      unparsedLines: this.stream.unparsedLines,
+      stderrTail: tailText(this.stderrTail, STDERR_TAIL_CHARS),
+      ...(this.lastApiError === undefined ? {} : { lastApiError: this.lastApiError }),
+      ...(this.lastRetry === undefined ? {} : { lastRetry: this.lastRetry }),
+      sessionId: this.stream.sessionId ?? this.sessionId,
+      durationMs: Date.now() - this.startedAt,
+      leftoverProcessesKilled,
+      streamTokens: { input: this.totals.uncachedInput, output: this.totals.output },
+      incompleteLogs: [],
+    };
+    this.logs.note(`session ended: ${outcome} (exit ${exit.code ?? exit.signal ?? '?'}${end.sawResult ? '' : ', no result'}${leftoverProcessesKilled > 0 ? `, ${leftoverProcessesKilled} leftover processes ended` : ''})`);
+    await this.logs.close();
+    end.incompleteLogs = this.logs.incomplete();
+    return end;
+  }
+
+  /** The run's end as debussy's result event: gemini's status, the hook's stop, the failure classified. */
+  private resultEvent(): ResultEvent | undefined {
+    const runEnd = this.stream.runEnd;
+    if (runEnd === undefined) return undefined;
+    const failed = runEnd.status !== 'success';
+    const status = failed ? 'failed' : this.stream.stoppedByHook ? 'stopped' : 'completed';
+    const failure = failed && runEnd.errorMessage !== undefined ? classifyGeminiError(runEnd.errorMessage) : undefined;
+    return resultEvent(this.totals, {
+      status,
+      ...(failed ? { text: runEnd.errorMessage ?? 'gemini ended with an error' } : this.stream.lastAgentText === undefined ? {} : { text: this.stream.lastAgentText }),
+      sessionId: this.stream.sessionId ?? this.sessionId,
+      ...(failure === undefined ? {} : { failure }),
+      ...(runEnd.durationMs === undefined ? {} : { durationMs: runEnd.durationMs }),
+    });
+  }
+
+  private async pump(child: ChildProcessWithoutNullStreams): Promise<void> {
+    for await (const batch of readLineBytesBatches(child.stdout)) {
+      for (let i = 0; i < batch.lines.length; i++) {
+        const line = batch.lines[i] as string;
+        this.logs.rawLine(line, batch.bytes[i]);
+        for (const event of parseGeminiLine(line, this.stream)) this.handle(event);
+        this.advance();
+      }
+      this.readChat();
+      if (!this.logs.flush()) await this.logs.drained();
+      await this.queue.room();
+    }
+  }
+
+  /** What gemini appended to its chat file since the last read: each new call's usage becomes events. */
+  private readChat(): void {
+    // gemini makes its chat file after its storage is set up, which its init line follows: no search of ~/.gemini/tmp before.
+    if (this.stream.sessionId === undefined && this.options.resumeSessionId === undefined) return;
+    for (const line of this.chatFile?.newLines() ?? []) {
+      for (const event of chatLineEvents(line, this.chat, this.totals)) this.handle(event);
+    }
+    this.advance();
+  }
+
+  private handle(event: AgentEvent): void {
+    if (event.type === 'api_error') this.lastApiError = event;
+    else if (event.type === 'api_retry') this.lastRetry = event;
+    this.logs.event(event);
+    const delivered = this.consumerCalls;
+    this.consumerCalls = this.totals.calls;
+    try {
+      this.options.onEvent?.(event);
+    } catch (error) {
+      this.logs.note(`onEvent threw: ${String(error)}`);
+    } finally {
+      this.consumerCalls = delivered;
+    }
+    this.queue.push(event);
+  }
+
+  /** Takes the stop one step further. */
+  private advance(): void {
+    if (this.exited) return;
+    const pendingTools = this.stream.pendingToolIds.size;
+    const decision = geminiStopStep({
+      stopRequested: this.stop.requested,
+      immediate: this.stop.immediate,
+      signalled: this.signalled,
+      calls: this.totals.calls,
+      stopCall: this.stop.atCall,
+      pendingTools,
+      toolsFinishedSinceStop: this.stop.toolsRunning && pendingTools === 0,
+      settleExpired: this.stop.settleExpired,
+    });
+    if (decision.armGuard && !this.stop.guardArmed) {
+      this.stop.guardArmed = true;
+      this.guard.arm();
+    }
+    if (decision.step === 'settle' && !this.stop.settleStarted) {
+      this.stop.settleStarted = true;
+      this.after(STOP_SETTLE_MS, () => {
+        this.stop.settleExpired = true;
+        this.advance();
+      });
+    } else if (decision.step === 'signal') {
+      this.signalled = true;
+      this.logs.note(`stopping: SIGTERM (${pendingTools} tools running; SIGKILL in ${this.graceMs} ms if gemini has not exited)`);
+      this.signal('SIGTERM');
+      this.after(this.graceMs, () => this.signal('SIGKILL'));
+    }
+  }
+
+  /** To gemini's process group (it runs without its relauncher: one node process); its shells have groups of their own, ended at the end. */
+  private signal(signal: NodeJS.Signals): void {
+    if (this.exited) return;
+    try {
+      process.kill(-this.pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+
+  private after(ms: number, action: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.exited) action();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  private appendStderr(chunk: string): void {
+    this.stderrTail = (this.stderrTail + chunk).slice(-2 * STDERR_TAIL_CHARS);
+    for (const retry of this.retries.feed(chunk)) this.handle({ type: 'api_retry', attempt: retry.attempt, maxRetries: 0, delayMs: retry.delayMs, errorStatus: retry.errorStatus });
+  }
+}

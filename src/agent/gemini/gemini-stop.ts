@@ -1,0 +1,57 @@
+/**
+ * When a gemini session stops, decided from what its stream has shown. Pure. gemini 0.61.0
+ * (test/harness/gemini-stop.test.ts): it prints a response's tool_use lines while the response
+ * streams, runs the tools once it has ended, and prints their tool_result lines when the whole batch
+ * has run; the response's usage reaches the chat file as it ends. A SIGTERM ends gemini at once
+ * (exit 0, no result) and leaves a running shell in its own process group (the session ends it);
+ * debussy's BeforeTool guard, once armed, ends the run at the next tool call with a result.
+ *
+ * So, as with claude, the tools of the response the stop was decided on are the turn's own and may
+ * finish; then the guard is armed and gemini is signalled before its next call can do anything. A
+ * stop with no tool running arms the guard at once and signals after a short settle: a tool_use of
+ * the stop's own response read late is then refused by the guard (gemini ends with a result).
+ */
+
+export interface GeminiStopFacts {
+  stopRequested: boolean;
+  /** An interrupt or a timeout: no tool may finish. */
+  immediate: boolean;
+  signalled: boolean;
+  /** Calls whose usage has come. */
+  calls: number;
+  /** The call the stop was decided in: its tools may finish, no later call's. */
+  stopCall: number;
+  /** Tools printed whose result has not come. */
+  pendingTools: number;
+  /** Tools were running when the stop came and have all finished since. */
+  toolsFinishedSinceStop: boolean;
+  /** The settle after a stop with nothing running is over. */
+  settleExpired: boolean;
+}
+
+export type GeminiStopStep =
+  | 'none'
+  /** Wait for the stop call's tools. */
+  | 'wait'
+  /** Wait out the settle (a timer), then signal. */
+  | 'settle'
+  /** SIGTERM gemini now. */
+  | 'signal';
+
+export interface GeminiStopDecision {
+  step: GeminiStopStep;
+  /** Every tool call from now on ends gemini's run (the guard's stop file). */
+  armGuard: boolean;
+}
+
+export function geminiStopStep(facts: GeminiStopFacts): GeminiStopDecision {
+  if (!facts.stopRequested) return { step: 'none', armGuard: false };
+  if (facts.signalled) return { step: 'none', armGuard: true };
+  if (facts.immediate) return { step: 'signal', armGuard: true };
+  if (facts.pendingTools > 0) {
+    // A later call's tools started before the guard was armed: stop them now.
+    return facts.calls > facts.stopCall ? { step: 'signal', armGuard: true } : { step: 'wait', armGuard: false };
+  }
+  if (facts.toolsFinishedSinceStop || facts.settleExpired) return { step: 'signal', armGuard: true };
+  return { step: 'settle', armGuard: true };
+}

@@ -1,0 +1,104 @@
+/**
+ * How the real gemini 0.61.0 stops, and debussy's session stopping it: the BeforeTool hook's
+ * {"continue": false} ends the run with a result and runs no tool; a SIGTERM ends gemini at once
+ * without a result and leaves the running shell behind; debussy's graceful stop lets the stop
+ * call's tool finish and runs nothing after it; an immediate stop leaves no process.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { AgentEvent } from '../../src/agent/agent-events.js';
+import { debussyGeminiHooks } from '../../src/agent/gemini/gemini-launch.js';
+import { startGeminiSession } from '../../src/agent/gemini/gemini-session.js';
+import { isProcessAlive } from '../../src/process/identity.js';
+import { GEMINI_BIN, GEMINI_TEST_MODEL, geminiEnv, runGemini, useGeminiHome, useScriptedGemini } from '../support/gemini.js';
+import { shellCall } from '../support/scripted-gemini.js';
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'debussy-gemini-cwd-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+describe('stopping gemini 0.61.0', () => {
+  it('a BeforeTool hook answering {"continue": false} runs no tool and ends the run with a success result', async () => {
+    const cwd = tempDir();
+    const stopFile = path.join(cwd, 'stop');
+    writeFileSync(stopFile, '');
+    const server = await useScriptedGemini({ script: [{ kind: 'calls', calls: [shellCall('touch ran.txt', 'c1'), shellCall('touch ran2.txt', 'c2')] }, { kind: 'text', text: 'never asked' }] });
+    const home = useGeminiHome({ hooks: debussyGeminiHooks(stopFile) });
+    const run = await runGemini({ cwd, env: geminiEnv(home, server), prompt: 'go' });
+    expect(run.exitCode).toBe(0);
+    expect(existsSync(path.join(cwd, 'ran.txt')) || existsSync(path.join(cwd, 'ran2.txt'))).toBe(false);
+    expect(run.lines.filter((l) => l.value.type === 'tool_result').map((l) => l.value.error)).toEqual([expect.objectContaining({ type: 'stop_execution' }), expect.objectContaining({ type: 'stop_execution' })]);
+    expect(run.lines.at(-1)?.value).toMatchObject({ type: 'result', status: 'success' });
+    expect(server.modelRequests()).toHaveLength(1);
+  });
+
+  it('a SIGTERM ends gemini at once without a result and leaves its running shell behind', async () => {
+    const cwd = tempDir();
+    const server = await useScriptedGemini({ script: [{ kind: 'calls', calls: [shellCall('echo $$ > shell.pid; sleep 20', 'c1')] }] });
+    const home = useGeminiHome();
+    const run = await runGemini({
+      cwd,
+      env: geminiEnv(home, server),
+      prompt: 'go',
+      onLine: (value, child) => {
+        if (value.type !== 'tool_use') return;
+        void waitFor(() => existsSync(path.join(cwd, 'shell.pid'))).then(() => process.kill(child.pid!, 'SIGTERM'));
+      },
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.lines.some((l) => l.value.type === 'result')).toBe(false);
+    const pid = Number(readFileSync(path.join(cwd, 'shell.pid'), 'utf8'));
+    onTestFinished(() => {
+      if (isProcessAlive(pid)) process.kill(-pid, 'SIGKILL');
+    });
+    expect(isProcessAlive(pid)).toBe(true);
+  });
+});
+
+describe("debussy's gemini session", () => {
+  function start(cwd: string, env: Record<string, string>, onEvent: (event: AgentEvent) => void) {
+    return startGeminiSession({ command: GEMINI_BIN, cwd, env, prompt: 'go', model: GEMINI_TEST_MODEL, permissionMode: 'bypassPermissions', stopGraceMs: 2_000, onEvent });
+  }
+
+  it("stops gracefully: the stop call's tool finishes, nothing after it runs, the session ends stopped", async () => {
+    const cwd = tempDir();
+    const server = await useScriptedGemini({
+      script: [
+        { kind: 'calls', calls: [shellCall('sleep 1; touch b.txt', 'c1')] },
+        { kind: 'calls', calls: [shellCall('touch c.txt', 'c2')] },
+        { kind: 'text', text: 'never' },
+      ],
+    });
+    const home = useGeminiHome();
+    const session = start(cwd, geminiEnv(home, server), (event) => {
+      if (event.type === 'usage') session.requestStop('context threshold');
+    });
+    const end = await session.ended;
+    expect(end.outcome).toBe('stopped');
+    expect(existsSync(path.join(cwd, 'b.txt'))).toBe(true);
+    expect(existsSync(path.join(cwd, 'c.txt'))).toBe(false);
+    expect(end.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('stops at once on an interrupt: the running shell is ended with gemini', async () => {
+    const cwd = tempDir();
+    const server = await useScriptedGemini({ script: [{ kind: 'calls', calls: [shellCall('echo $$ > shell.pid; sleep 20', 'c1')] }] });
+    const home = useGeminiHome();
+    const session = start(cwd, geminiEnv(home, server), (event) => {
+      if (event.type === 'tool_start') void waitFor(() => existsSync(path.join(cwd, 'shell.pid'))).then(() => session.requestStop('interrupt', { immediate: true }));
+    });
+    const end = await session.ended;
+    expect(end.outcome).toBe('stopped');
+    expect(end.leftoverProcessesKilled).toBeGreaterThanOrEqual(1);
+    expect(isProcessAlive(Number(readFileSync(path.join(cwd, 'shell.pid'), 'utf8')))).toBe(false);
+  });
+});
