@@ -43,12 +43,20 @@ export interface RunSummary {
   criticalPath: CriticalPath;
   sessions: number;
   peakPhasesAtOnce: number;
-  /** --parallel only: from the last dependency merged (or the run's start) to phase_started; from phase_ended to merged; from the last merge to exit. */
+  /** Gates run by the phases themselves, and again on merged trees (regression_result, --parallel): count and summed ms. */
+  gates: { phase: { count: number; ms: number }; onMerges: { count: number; ms: number } };
+  /** --parallel only, medians and worst: last dependency merged (or the run's start) -> the phase's worktree made -> phase_started; phase_ended -> merged; the last merge -> exit. */
+  readyToWorktreeMsMedian?: number;
+  readyToWorktreeMsWorst?: number;
+  worktreeToStartMsMedian?: number;
+  worktreeToStartMsWorst?: number;
   startLagMsMedian?: number;
   startLagMsWorst?: number;
   mergeLagMsMedian?: number;
   mergeLagMsWorst?: number;
   lastMergeToExitMs?: number;
+  /** Per phase, seconds after the spawn: [phase_started, phase_ended, merged (--parallel)]. */
+  timelineS: Record<string, number[]>;
 }
 
 /** What one timed run of the plan says, from the bench's clock and the run's journal. */
@@ -72,18 +80,32 @@ export function summarizeRun(plan: readonly DagPhase[], parallel: number, run: T
     criticalPath: criticalPath(plan, durations),
     sessions: eventsOf(journal, 'session_started').length,
     peakPhasesAtOnce: peakOverlap(spans),
+    timelineS: {},
+    gates: { phase: countAndSum(eventsOf(journal, 'gate_result')), onMerges: countAndSum(eventsOf(journal, 'regression_result')) },
   };
   const merged = new Map(eventsOf(journal, 'phase_branch').filter((e) => e.stage === 'merged').map((e) => [e.phaseId, at(e.ts)]));
+  const sinceSpawn = (ms: number | undefined) => (ms === undefined ? [] : [round((ms - run.startedAt) / 1000, 1)]);
+  summary.timelineS = Object.fromEntries(plan.map((p, i) => [p.id, [...sinceSpawn(spans[i]?.[0]), ...sinceSpawn(spans[i]?.[1]), ...sinceSpawn(merged.get(p.id))]]));
   if (parallel > 1 && merged.size > 0) {
-    const startLags = plan.map((p) => (started.get(p.id) ?? 0) - (p.dependsOn.length === 0 ? run.startedAt : Math.max(...p.dependsOn.map((d) => merged.get(d) ?? Number.NaN))));
+    const ready = (p: DagPhase) => (p.dependsOn.length === 0 ? run.startedAt : Math.max(...p.dependsOn.map((d) => merged.get(d) ?? Number.NaN)));
+    const worktree = new Map(eventsOf(journal, 'phase_branch').filter((e) => e.stage === 'worktree').map((e) => [e.phaseId, at(e.ts)]));
+    const toWorktree = plan.map((p) => (worktree.get(p.id) ?? Number.NaN) - ready(p));
+    const toStart = plan.map((p) => (started.get(p.id) ?? 0) - (worktree.get(p.id) ?? Number.NaN));
+    const startLags = plan.map((p) => (started.get(p.id) ?? 0) - ready(p));
     const mergeLags = plan.map((p) => (merged.get(p.id) ?? Number.NaN) - ((started.get(p.id) ?? 0) + (durations.get(p.id) ?? 0)));
     Object.assign(summary, {
+      readyToWorktreeMsMedian: median(toWorktree), readyToWorktreeMsWorst: max(toWorktree),
+      worktreeToStartMsMedian: median(toStart), worktreeToStartMsWorst: max(toStart),
       startLagMsMedian: median(startLags), startLagMsWorst: max(startLags),
       mergeLagMsMedian: median(mergeLags), mergeLagMsWorst: max(mergeLags),
       lastMergeToExitMs: Math.round(run.startedAt + run.wallMs - max([...merged.values()])),
     });
   }
   return summary;
+}
+
+function countAndSum(events: readonly { durationMs: number }[]): { count: number; ms: number } {
+  return { count: events.length, ms: Math.round(events.reduce((sum, e) => sum + e.durationMs, 0)) };
 }
 
 async function runAt(plan: readonly DagPhase[], work: PhaseWork, parallel: number, timesDir: string, options: BenchOptions): Promise<RunSummary> {
