@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs the benchmark figures (1-6), prints them and writes bench/results.json.
+ * `npm run bench`: runs the benchmark figures (1-6, 8), prints them and writes bench/results.json.
  *
  *   npm run bench                  every figure
  *   npm run bench -- --only 3      one figure (or --only 1,6); merged into the existing results
@@ -19,6 +19,7 @@ import { contextAccuracy } from './figures/3-context-accuracy.js';
 import { stopPrecision } from './figures/4-stop-precision.js';
 import { restartTurnaround } from './figures/5-restart-turnaround.js';
 import { commandStartup } from './figures/6-startup.js';
+import { parallelMakespan } from './figures/8-parallel.js';
 import type { BenchOptions, Figure, FigureRunner } from './lib/figure.js';
 
 const RESULTS = path.join(import.meta.dirname, 'results.json');
@@ -30,6 +31,7 @@ const FIGURES: { id: number; name: string; run: FigureRunner }[] = [
   { id: 4, name: 'Stop precision', run: stopPrecision },
   { id: 5, name: 'Restart turnaround', run: restartTurnaround },
   { id: 6, name: 'Command start-up', run: commandStartup },
+  { id: 8, name: 'Phases at once (--parallel 6)', run: parallelMakespan },
 ];
 
 interface Results {
@@ -44,7 +46,7 @@ function selectedIds(argv: string[]): Set<number> {
   const at = argv.indexOf('--only');
   if (at === -1) return new Set(FIGURES.map((f) => f.id));
   const ids = (argv[at + 1] ?? '').split(',').map(Number).filter((id) => FIGURES.some((f) => f.id === id));
-  if (ids.length === 0) throw new Error(`--only takes figure numbers 1-${FIGURES.length}, e.g. --only 3 or --only 1,6`);
+  if (ids.length === 0) throw new Error(`--only takes figure numbers ${FIGURES.map((f) => f.id).join(', ')}, e.g. --only 3 or --only 1,6`);
   return new Set(ids);
 }
 

@@ -1,0 +1,130 @@
+/**
+ * The plan of figures 8 and 9: a layered dependency graph of phases, and the measures a makespan
+ * is held against. Pure: the figures turn the graph into plan files and scripted sessions, and
+ * feed the journal's per-phase times to `criticalPath`.
+ */
+export interface DagPhase {
+  id: string;
+  /** 0-based layer: its dependencies are all in the layer before. */
+  layer: number;
+  dependsOn: string[];
+}
+
+/**
+ * `layers` layers of `width` phases, ids 1..layers*width in layer order. Phase j of a layer
+ * depends on phase j of the layer before and, for odd j, also on phase j+1 (mod width): one or
+ * two dependencies each, and every phase of a layer needed by the next.
+ */
+export function layeredDag(layers: number, width: number): DagPhase[] {
+  if (!Number.isInteger(layers) || !Number.isInteger(width) || layers < 1 || width < 1) throw new Error(`layeredDag: layers and width must be positive integers, got ${layers} x ${width}`);
+  const id = (layer: number, j: number) => String(layer * width + j + 1);
+  const phases: DagPhase[] = [];
+  for (let layer = 0; layer < layers; layer++) {
+    for (let j = 0; j < width; j++) {
+      const deps = layer === 0 ? [] : [id(layer - 1, j), ...(j % 2 === 1 && width > 1 ? [id(layer - 1, (j + 1) % width)] : [])];
+      phases.push({ id: id(layer, j), layer, dependsOn: [...new Set(deps)] });
+    }
+  }
+  return phases;
+}
+
+/** Each phase's depth: 1 for a phase with no dependencies, else one more than its deepest dependency. */
+export function depths(phases: readonly Pick<DagPhase, 'id' | 'dependsOn'>[]): Map<string, number> {
+  const byId = new Map(phases.map((p) => [p.id, p]));
+  const depth = new Map<string, number>();
+  const visit = (id: string, path: Set<string>): number => {
+    const known = depth.get(id);
+    if (known !== undefined) return known;
+    const phase = byId.get(id);
+    if (phase === undefined) throw new Error(`depths: unknown phase ${id}`);
+    if (path.has(id)) throw new Error(`depths: a cycle through phase ${id}`);
+    path.add(id);
+    const d = 1 + Math.max(0, ...phase.dependsOn.map((dep) => visit(dep, path)));
+    path.delete(id);
+    depth.set(id, d);
+    return d;
+  };
+  for (const phase of phases) visit(phase.id, new Set());
+  return depth;
+}
+
+/**
+ * The most phases at one depth: how many can run at once when every phase takes as long (what
+ * `--parallel N` needs to run the plan in depth-many rounds).
+ */
+export function dagWidth(phases: readonly Pick<DagPhase, 'id' | 'dependsOn'>[]): number {
+  const counts = new Map<number, number>();
+  for (const d of depths(phases).values()) counts.set(d, (counts.get(d) ?? 0) + 1);
+  return Math.max(0, ...counts.values());
+}
+
+export interface CriticalPath {
+  /** The sum of the durations along the chain. */
+  ms: number;
+  /** The chain, first phase first. */
+  phases: string[];
+}
+
+/**
+ * The longest dependency chain, each phase weighted by its duration: no schedule, on any number
+ * of slots, can end the plan sooner. A phase missing from `durationMs` is an error (a phase that
+ * did not run says nothing about the path).
+ */
+export function criticalPath(phases: readonly Pick<DagPhase, 'id' | 'dependsOn'>[], durationMs: ReadonlyMap<string, number>): CriticalPath {
+  const byId = new Map(phases.map((p) => [p.id, p]));
+  const best = new Map<string, CriticalPath>();
+  const visit = (id: string): CriticalPath => {
+    const known = best.get(id);
+    if (known !== undefined) return known;
+    const phase = byId.get(id);
+    const own = durationMs.get(id);
+    if (phase === undefined || own === undefined) throw new Error(`criticalPath: no duration for phase ${id}`);
+    const before = phase.dependsOn.map(visit).reduce<CriticalPath>((a, b) => (b.ms > a.ms ? b : a), { ms: 0, phases: [] });
+    const path = { ms: before.ms + own, phases: [...before.phases, id] };
+    best.set(id, path);
+    return path;
+  };
+  return phases.map((p) => visit(p.id)).reduce<CriticalPath>((a, b) => (b.ms > a.ms ? b : a), { ms: 0, phases: [] });
+}
+
+/** A journal line as far as per-phase times go. */
+export interface TimedEvent {
+  type: string;
+  ts: string;
+  phaseId?: string;
+}
+
+/**
+ * Each phase's time from its first phase_started to its last phase_ended in a run's journal: its
+ * sessions and gates (and, under --parallel, nothing of its worktree or merge, which come before
+ * and after). Phases without both events are left out.
+ */
+export function phaseDurations(events: readonly TimedEvent[]): Map<string, number> {
+  const started = new Map<string, number>();
+  const ended = new Map<string, number>();
+  for (const event of events) {
+    if (event.phaseId === undefined) continue;
+    const at = Date.parse(event.ts);
+    if (event.type === 'phase_started' && !started.has(event.phaseId)) started.set(event.phaseId, at);
+    if (event.type === 'phase_ended') ended.set(event.phaseId, at);
+  }
+  const out = new Map<string, number>();
+  for (const [id, start] of started) {
+    const end = ended.get(id);
+    if (end !== undefined) out.set(id, end - start);
+  }
+  return out;
+}
+
+/** The most phases running at the same moment, from each phase's [start, end] (ms). */
+export function peakOverlap(spans: readonly (readonly [number, number])[]): number {
+  // Ends sort before starts at the same instant: a phase that starts as another ends does not overlap it.
+  const edges = spans.flatMap(([start, end]) => [[start, 1], [end, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let peak = 0;
+  for (const [, step] of edges) {
+    now += step;
+    peak = Math.max(peak, now);
+  }
+  return peak;
+}
