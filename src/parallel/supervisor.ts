@@ -223,8 +223,9 @@ export async function runPhasesInParallel(input: ParallelInput): Promise<Paralle
       wake = () => {};
     }
     for (const { id, result } of ended.splice(0)) await settle(id, result);
-    // One merger: each completed phase in turn, while the others run on.
-    while (awaiting.length > 0 && !interrupt.aborted) await mergeNext();
+    // One merger: one completed phase at a time, while the others run on; between two merges the
+    // phases the last one made ready start (they need only their own dependencies merged).
+    if (awaiting.length > 0 && !interrupt.aborted) await mergeNext();
   }
   await Promise.all(running.values());
   return outcome;
