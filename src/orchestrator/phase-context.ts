@@ -9,7 +9,7 @@ import type { PriceTable } from '../cost/prices.js';
 import type { BaselineResultEvent, PhaseState } from '../state/index.js';
 import type { RunRecovery } from './run-recovery.js';
 import type { RunRecorder } from './run-recorder.js';
-import type { UsagePause } from '../parallel/usage-pause.js';
+import type { UsagePause } from './parallel/usage-pause.js';
 
 export interface PhaseContext {
   root: string;

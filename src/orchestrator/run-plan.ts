@@ -31,8 +31,8 @@ import { RunStateGuard } from './run-state-guard.js';
 import { createRunRecovery } from './run-recovery.js';
 import { budgetRaised, checkBudget, describeBudgetReached, raiseBudgetHint, runSpend, settleUnendedSpend, withPriceOverrides } from '../cost/index.js';
 import { docFile } from '../install/package-files.js';
-import { checkParallelSetup } from '../parallel/preconditions.js';
-import { priorUsedWorktrees, runPhasesInParallel } from '../parallel/supervisor.js';
+import { checkParallelSetup } from './parallel/preconditions.js';
+import { priorUsedWorktrees, runPhasesInParallel } from './parallel/supervisor.js';
 
 export interface RunPlanInput {
   root: string;

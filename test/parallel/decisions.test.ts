@@ -1,11 +1,11 @@
-/** The --parallel scheduler's decisions, each a pure function (src/parallel/), table-tested. */
+/** The --parallel scheduler's decisions, each a pure function (src/orchestrator/parallel/), table-tested. */
 import { describe, expect, it } from 'vitest';
-import { readyPhases, unreachablePhases, type SchedulablePhase } from '../../src/parallel/ready-phases.js';
-import { decideMerge, nextToMerge } from '../../src/parallel/merge-order.js';
-import { decideStartBudget } from '../../src/parallel/start-budget.js';
-import { afterPhaseResult, firstStop } from '../../src/parallel/phase-result.js';
-import { movePath, phaseBranchName } from '../../src/parallel/phase-worktree.js';
-import { priorUsedWorktrees, unmergedPhases } from '../../src/parallel/supervisor.js';
+import { readyPhases, unreachablePhases, type SchedulablePhase } from '../../src/orchestrator/parallel/ready-phases.js';
+import { decideMerge, nextToMerge } from '../../src/orchestrator/parallel/merge-order.js';
+import { decideStartBudget } from '../../src/orchestrator/parallel/start-budget.js';
+import { afterPhaseResult, firstStop } from '../../src/orchestrator/parallel/phase-result.js';
+import { movePath, phaseBranchName } from '../../src/orchestrator/parallel/phase-worktree.js';
+import { priorUsedWorktrees, unmergedPhases } from '../../src/orchestrator/parallel/supervisor.js';
 import type { PhaseState, RunState } from '../../src/state/index.js';
 
 // 1 and 2 independent, 3 needs both, 4 needs 3, 5 independent.

@@ -6,12 +6,12 @@
  * session in its worktree on top of the merged work, and the merge is tried again; if it still
  * fails, the run stops with both branches kept.
  */
-import { abortMerge, commitMerge, filesWithConflictMarkers, mergeInProgress, mergeIntoWorktree, startMerge } from '../git/worktree.js';
-import type { Phase } from '../plan/types.js';
-import { runPhase } from '../orchestrator/phase-runner.js';
-import type { PhaseContext } from '../orchestrator/phase-context.js';
-import { phaseGatesOf, runRegressionGates, toleratedGates } from '../orchestrator/regression-check.js';
-import { regressionGates } from '../verification/regression.js';
+import { abortMerge, commitMerge, filesWithConflictMarkers, mergeInProgress, mergeIntoWorktree, startMerge } from '../../git/worktree.js';
+import type { Phase } from '../../plan/types.js';
+import { runPhase } from '../phase-runner.js';
+import type { PhaseContext } from '../phase-context.js';
+import { phaseGatesOf, runRegressionGates, toleratedGates } from '../regression-check.js';
+import { regressionGates } from '../../verification/regression.js';
 import { decideMerge, type MergeCheck } from './merge-order.js';
 
 export interface MergeTarget {

@@ -5,9 +5,9 @@
  * user's work tree so it can copy from it. A worktree whose setup did not finish is removed, so
  * the next run makes it again and runs the setup again.
  */
-import { removeWorktree } from '../git/worktree.js';
-import type { PhaseContext, PhaseResult } from '../orchestrator/phase-context.js';
-import { runGateCommand } from '../verification/run-gates.js';
+import { removeWorktree } from '../../git/worktree.js';
+import type { PhaseContext, PhaseResult } from '../phase-context.js';
+import { runGateCommand } from '../../verification/run-gates.js';
 
 /** The last line of a command's output that says something, for a one-line reason. */
 function lastLine(output: string): string | undefined {

@@ -4,8 +4,8 @@
  * skipped one is a problem its dependents share; an interrupt, a block, an abort or a pause stops
  * the run (the other running phases stop too, their work committed). Pure.
  */
-import type { ExitCodeName } from '../errors/index.js';
-import type { PhaseResult } from '../orchestrator/phase-context.js';
+import type { ExitCodeName } from '../../errors/index.js';
+import type { PhaseResult } from '../phase-context.js';
 
 export type RunStop =
   | { status: 'interrupted'; exitKind?: 'budget' | 'usageLimit'; reason?: string; resumeCommand?: string }

@@ -7,14 +7,14 @@
  * means) are pure and live beside this file; this one carries them out.
  */
 import { existsSync } from 'node:fs';
-import { GitError } from '../errors/index.js';
-import { addWorktree, currentBranch, removeWorktree } from '../git/worktree.js';
-import type { Phase } from '../plan/types.js';
-import { runSpend } from '../cost/index.js';
-import type { RunState } from '../state/index.js';
-import { markPlanStatus } from '../orchestrator/plan-status.js';
-import type { PhaseCarry, PhaseContext, PhaseResult } from '../orchestrator/phase-context.js';
-import { runPhase } from '../orchestrator/phase-runner.js';
+import { GitError } from '../../errors/index.js';
+import { addWorktree, currentBranch, removeWorktree } from '../../git/worktree.js';
+import type { Phase } from '../../plan/types.js';
+import { runSpend } from '../../cost/index.js';
+import type { RunState } from '../../state/index.js';
+import { markPlanStatus } from '../plan-status.js';
+import type { PhaseCarry, PhaseContext, PhaseResult } from '../phase-context.js';
+import { runPhase } from '../phase-runner.js';
 import { mergePhase } from './merge-phase.js';
 import { nextToMerge } from './merge-order.js';
 import { afterPhaseResult, firstStop, type RunStop } from './phase-result.js';

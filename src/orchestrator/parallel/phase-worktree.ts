@@ -3,10 +3,10 @@
  * work tree and of any agent's cleaning) and its branch, and the PhaseContext that runs it there.
  */
 import path from 'node:path';
-import type { Plan } from '../plan/types.js';
-import { liveStateDir } from '../state/index.js';
-import type { AgentDriver } from '../agent/agent-driver.js';
-import type { PhaseContext } from '../orchestrator/phase-context.js';
+import type { Plan } from '../../plan/types.js';
+import { liveStateDir } from '../../state/index.js';
+import type { AgentDriver } from '../../agent/agent-driver.js';
+import type { PhaseContext } from '../phase-context.js';
 
 const UNSAFE = /[^A-Za-z0-9._-]+/g;
 

@@ -1,6 +1,6 @@
 /** What --parallel needs before a run starts: git commits (each phase's work travels by its branch) and a branch checked out to merge into. */
-import { ConfigError, UsageError } from '../errors/index.js';
-import { currentBranch } from '../git/worktree.js';
+import { ConfigError, UsageError } from '../../errors/index.js';
+import { currentBranch } from '../../git/worktree.js';
 
 export async function checkParallelSetup(root: string, useGit: boolean): Promise<void> {
   if (!useGit) throw new ConfigError('--parallel runs each phase in a git worktree and merges its commits, so it needs a git repository and auto_commit on', 'Run in a git repository with auto_commit on, or without --parallel (max_parallel: 1).');
