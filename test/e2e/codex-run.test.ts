@@ -3,7 +3,7 @@
  * app-server) against the scripted Responses server, real git. The agent works, signals with the
  * `debussy` on its PATH (the run's shim, answered by the run's inbox), debussy verifies the gates
  * and commits; a second run's phase crosses the context threshold and restarts from a checkpoint,
- * as with Claude Code.
+ * as with Claude Code; a 429 and a context overflow are classified and recovered as Claude's are.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { CODEX_BIN, CODEX_TEST_MODEL, codexEnv } from '../support/codex.js';
 import { useCodexHome, useScriptedResponses } from '../support/codex-per-test.js';
 import { planFiles } from '../support/plan-files.js';
 import { git, tempGitRepo } from '../support/temp-git-repo.js';
-import { execCommand, type RecordedResponsesRequest, type ResponsesTurn } from '../support/scripted-responses.js';
+import { contextOverflowError, execCommand, rateLimitError, type RecordedResponsesRequest, type ResponsesTurn } from '../support/scripted-responses.js';
 import { CHECKPOINT_HEADING } from '../../src/prompt/restart-prompt.js';
 import { onTestFinished } from 'vitest';
 
@@ -93,5 +93,42 @@ describe('debussy run --agent codex', () => {
     // The stop let the crossing call's own tool finish (b.txt) and both files went into the restart's checkpoint commit.
     expect(await git(dir, 'log', '--format=%s', '-1')).toMatch(/^debussy: checkpoint phase 1 \(restart 1\/3, context \d+%\)/);
     expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim().split('\n').sort()).toEqual(['a.txt', 'b.txt']);
+  });
+  it('a 429 past codex\'s own retries, then a context overflow: classified as for Claude Code, recovered, the phase completes', async () => {
+    let limited = false;
+    const script = (req: RecordedResponsesRequest): ResponsesTurn => {
+      const body = JSON.stringify(req.body);
+      if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
+      if (body.includes('call_b')) return contextOverflowError();
+      if (body.includes('call_a')) {
+        if (!limited) {
+          limited = true;
+          return rateLimitError(1);
+        }
+        return { kind: 'calls', calls: [execCommand('debussy progress --phase 1 --message "wrote a.txt" && echo second > b.txt', 'call_b')] };
+      }
+      return { kind: 'calls', calls: [write('a.txt', 'first', 'call_a')] };
+    };
+    const server = await useScriptedResponses({ script });
+    // No retries of codex's own: the 429 reaches debussy as a failed turn (codexErrorInfo responseTooManyFailedAttempts 429).
+    const home = await useCodexHome({ baseUrl: server.baseUrl });
+    const dir = await project([{ id: '1', title: 'Recovering', gates: [{ name: 'both', command: 'test -f a.txt && test -f b.txt' }] }], { backoff_base: '1s', backoff_max: '2s' });
+    const result = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], codexEnv(home));
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    const run = await latestRun(dir);
+    const events = (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
+    const recoveries = events.filter((e) => e.type === 'recovery').map((e) => [(e as { failureClass?: string }).failureClass, (e as { action?: string }).action]);
+    expect(recoveries[0]).toEqual(['rate_limit', 'resume']);
+    expect(recoveries.at(-1)).toEqual(['context_overflow', 'condensed_session']);
+    expect(events.filter((e) => e.type === 'phase_ended')).toMatchObject([{ status: 'completed' }]);
+    // codex passes no retry-after on once its own retries (which honour it) are spent: debussy backs
+    // off by backoff_base and resumes the same thread, using no retry.
+    const limit = events.find((e) => e.type === 'recovery') as { delayMs?: number } | undefined;
+    expect(limit?.delayMs ?? 0).toBeGreaterThan(0);
+    const requests = server.responseRequests();
+    const afterLimit = requests.findIndex((req) => JSON.stringify(req.body).includes('call_a'));
+    expect(requests[afterLimit + 1]!.receivedAt - requests[afterLimit]!.receivedAt).toBeGreaterThanOrEqual(limit?.delayMs ?? 0);
+    const fresh = requests.find((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING));
+    expect(JSON.stringify(fresh?.body)).toContain('wrote a.txt');
   });
 });
