@@ -3,7 +3,8 @@
  * app-server) against the scripted Responses server, real git. The agent works, signals with the
  * `debussy` on its PATH (the run's shim, answered by the run's inbox), debussy verifies the gates
  * and commits; a second run's phase crosses the context threshold and restarts from a checkpoint,
- * as with Claude Code; a 429 and a context overflow are classified and recovered as Claude's are.
+ * as with Claude Code; a 429 and a context overflow are classified and recovered as Claude's are,
+ * and a usage limit is waited out.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -130,5 +131,36 @@ describe('debussy run --agent codex', () => {
     expect(requests[afterLimit + 1]!.receivedAt - requests[afterLimit]!.receivedAt).toBeGreaterThanOrEqual(limit?.delayMs ?? 0);
     const fresh = requests.find((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING));
     expect(JSON.stringify(fresh?.body)).toContain('wrote a.txt');
+  });
+  it("a usage limit (codex's five-hour window used up): the work is committed, debussy waits for the reset and resumes the phase from a checkpoint", async () => {
+    let resetSeconds = 0;
+    const script = (req: RecordedResponsesRequest): ResponsesTurn => {
+      const body = JSON.stringify(req.body);
+      if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
+      if (body.includes('call_a') && resetSeconds === 0) {
+        resetSeconds = Math.ceil(Date.now() / 1000) + 4;
+        const headers = { 'x-codex-primary-used-percent': '100', 'x-codex-primary-window-minutes': '300', 'x-codex-primary-reset-at': String(resetSeconds), 'x-codex-secondary-used-percent': '40', 'x-codex-secondary-window-minutes': '10080', 'x-codex-secondary-reset-at': String(resetSeconds + 86_400) };
+        return { kind: 'http_error', status: 429, type: 'usage_limit_reached', message: 'The usage limit has been reached', errorFields: { plan_type: 'plus', resets_at: resetSeconds }, headers };
+      }
+      return { kind: 'calls', calls: [write('a.txt', 'first', 'call_a')] };
+    };
+    const server = await useScriptedResponses({ script });
+    const home = await useCodexHome({ baseUrl: server.baseUrl });
+    const dir = await project([{ id: '1', title: 'Limited', gates: [{ name: 'a', command: 'test -f a.txt' }] }]);
+    const result = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], codexEnv(home));
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    const run = await latestRun(dir);
+    const events = (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
+    const limits = events.filter((e) => e.type === 'usage_limit') as { stage: string; kind: string; source: string; resetAt?: number }[];
+    expect(limits.map((e) => e.stage)).toEqual(['started', 'ended']);
+    expect(limits[0]).toMatchObject({ kind: 'five_hour', source: 'rate_limit_event', resetAt: resetSeconds * 1000 });
+    // No restart or retry spent; the work before the limit was committed before the wait.
+    expect(events.filter((e) => e.type === 'recovery')).toEqual([]);
+    expect(events.filter((e) => e.type === 'attempt_started').map((e) => (e as { kind: string }).kind)).toEqual(['initial', 'resume']);
+    const checkpoint = events.find((e) => e.type === 'commit' && (e as { purpose: string }).purpose === 'checkpoint') as { sha: string } | undefined;
+    expect(await git(dir, 'show', '--name-only', '--format=', checkpoint?.sha ?? 'HEAD')).toContain('a.txt');
+    const resumedAt = server.responseRequests().find((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING))?.receivedAt ?? 0;
+    expect(resumedAt).toBeGreaterThanOrEqual(resetSeconds * 1000);
+    expect(events.filter((e) => e.type === 'phase_ended')).toMatchObject([{ status: 'completed' }]);
   });
 });

@@ -22,6 +22,7 @@ import { summarizeToolUse } from '../tool-summary.js';
 import { classifyMessage, codexVersionOf, threadOfResponse, type AppServerMessage } from './app-server-protocol.js';
 import { apiErrorType, classifyCodexError, parseReconnecting } from './codex-errors.js';
 import { codexTool } from './codex-tools.js';
+import { rateLimitEvents } from './codex-rate-limits.js';
 import { callEvents, newTotals, resultEvent, type CallUsage, type CallTotals, type PriceCall } from '../call-usage.js';
 
 export interface CodexParseState {
@@ -94,7 +95,6 @@ const IGNORED = new Set([
   'thread/name/updated',
   'thread/settings/updated',
   'thread/compacted',
-  'account/rateLimits/updated',
   'remoteControl/status/changed',
   'configWarning',
   'warning',
@@ -192,6 +192,8 @@ function onNotification(method: string, params: JsonRecord, state: CodexParseSta
       return onItem(recordField(params, 'item'), 'started', state);
     case 'item/completed':
       return onItem(recordField(params, 'item'), 'completed', state);
+    case 'account/rateLimits/updated':
+      return rateLimitEvents(params);
     case 'error':
       return onError(params);
     case 'turn/completed':

@@ -119,7 +119,10 @@ async function answer(res: ServerResponse, rec: RecordedResponsesRequest, turn: 
   const model = modelOf(rec.body);
   switch (turn.kind) {
     case 'http_error':
-      sendJson(res, turn.status, errorBody(turn.message, turn.type ?? 'invalid_request_error', turn.code ?? null, turn.param ?? null), turn.headers);
+      {
+        const body = errorBody(turn.message, turn.type ?? 'invalid_request_error', turn.code ?? null, turn.param ?? null);
+        sendJson(res, turn.status, turn.errorFields === undefined ? body : { error: { ...(body.error as object), ...turn.errorFields } }, turn.headers);
+      }
       return;
     case 'failed':
       res.writeHead(200, sseHeaders());

@@ -56,6 +56,8 @@ export interface HttpErrorTurn {
   code?: string | null;
   param?: string | null;
   headers?: Record<string, string>;
+  /** More fields of the body's `error` object (a usage limit's `resets_at`, `plan_type`). */
+  errorFields?: Record<string, unknown>;
 }
 /** A 200 stream that fails: `response.created`, then `response.failed` with `response.error {code, message}`. */
 export interface FailedTurn {
