@@ -15,6 +15,7 @@ import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from '../a
 import { launchProblem, spawnFailure } from '../agent-launch.js';
 import type { AgentSession, SessionEnd } from '../agent-session.js';
 import { EventQueue } from '../event-queue.js';
+import { ConsumerCalls } from '../consumer-calls.js';
 import { finishReading, readLineBytesBatches } from '../line-reader.js';
 import { sessionOutcomeOf } from '../session-outcome.js';
 import { SessionLogs, type LogFailure } from '../session-logs.js';
@@ -88,8 +89,7 @@ class CodexSession implements AgentSession {
   private stdinClosed = false;
   private killRequested = false;
   private exited = false;
-  /** Calls of the event the consumer is handling (onEvent) or was last handed (events()). */
-  private consumerCalls: number | undefined;
+  private readonly consumer = new ConsumerCalls();
 
   constructor(private readonly options: CodexSessionOptions) {
     this.graceMs = Math.max(0, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
@@ -126,31 +126,13 @@ class CodexSession implements AgentSession {
   }
 
   events(): AsyncIterable<AgentEvent> {
-    const items = this.queue.iterate();
-    this.consumerCalls = 0;
-    const delivered = (event: AgentEvent) => {
-      if (event.type === 'usage') this.consumerCalls = (this.consumerCalls ?? 0) + 1;
-    };
-    return {
-      [Symbol.asyncIterator]: () => ({
-        async next(): Promise<IteratorResult<AgentEvent>> {
-          const item = await items.next();
-          if (item.done === true) return { value: undefined, done: true };
-          delivered(item.value);
-          return { value: item.value, done: false };
-        },
-        async return(): Promise<IteratorResult<AgentEvent>> {
-          await items.return?.();
-          return { value: undefined, done: true };
-        },
-      }),
-    };
+    return this.consumer.iterate(this.queue);
   }
 
   requestStop(reason: string, options: { immediate?: boolean } = {}): void {
     if (this.exited || this.killRequested) return;
     if (!this.stop.requested) {
-      const atCall = this.consumerCalls ?? this.state.totals.calls;
+      const atCall = this.consumer.at(this.state.totals.calls);
       // A response still streaming is the turn the stop was decided in: its usage comes at its end.
       const current = atCall === this.state.totals.calls && this.state.responseOpen ? 1 : 0;
       this.stop = { ...this.stop, requested: true, reason, atCall: atCall + current };
@@ -279,15 +261,13 @@ class CodexSession implements AgentSession {
     else if (event.type === 'api_error') this.lastApiError = event;
     else if (event.type === 'api_retry') this.lastRetry = event;
     this.logs.event(event);
-    const delivered = this.consumerCalls;
-    this.consumerCalls = this.state.totals.calls;
-    try {
-      this.options.onEvent?.(event);
-    } catch (error) {
-      this.logs.note(`onEvent threw: ${String(error)}`);
-    } finally {
-      this.consumerCalls = delivered;
-    }
+    this.consumer.handling(this.state.totals.calls, () => {
+      try {
+        this.options.onEvent?.(event);
+      } catch (error) {
+        this.logs.note(`onEvent threw: ${String(error)}`);
+      }
+    });
     this.queue.push(event);
   }
 

@@ -18,6 +18,7 @@ import { launchProblem, spawnFailure } from '../agent-launch.js';
 import type { AgentSession, SessionEnd } from '../agent-session.js';
 import { newTotals, resultEvent, type CallTotals, type PriceCall } from '../call-usage.js';
 import { EventQueue } from '../event-queue.js';
+import { ConsumerCalls } from '../consumer-calls.js';
 import { finishReading, readLineBytesBatches } from '../line-reader.js';
 import { sessionOutcomeOf } from '../session-outcome.js';
 import { SessionLogs, type LogFailure } from '../session-logs.js';
@@ -100,8 +101,7 @@ class GeminiSession implements AgentSession {
   private signalled = false;
   private killRequested = false;
   private exited = false;
-  /** Calls of the event the consumer is handling (onEvent) or was last handed (events()). */
-  private consumerCalls: number | undefined;
+  private readonly consumer = new ConsumerCalls();
 
   constructor(private readonly options: GeminiSessionOptions) {
     this.graceMs = Math.max(0, options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS);
@@ -147,32 +147,14 @@ class GeminiSession implements AgentSession {
   }
 
   events(): AsyncIterable<AgentEvent> {
-    const items = this.queue.iterate();
-    this.consumerCalls = 0;
-    const delivered = (event: AgentEvent) => {
-      if (event.type === 'usage') this.consumerCalls = (this.consumerCalls ?? 0) + 1;
-    };
-    return {
-      [Symbol.asyncIterator]: () => ({
-        async next(): Promise<IteratorResult<AgentEvent>> {
-          const item = await items.next();
-          if (item.done === true) return { value: undefined, done: true };
-          delivered(item.value);
-          return { value: item.value, done: false };
-        },
-        async return(): Promise<IteratorResult<AgentEvent>> {
-          await items.return?.();
-          return { value: undefined, done: true };
-        },
-      }),
-    };
+    return this.consumer.iterate(this.queue);
   }
 
   requestStop(reason: string, options: { immediate?: boolean } = {}): void {
     if (this.exited || this.killRequested) return;
     if (!this.stop.requested) {
       const toolsRunning = this.stream.pendingToolIds.size > 0;
-      this.stop = { ...this.stop, requested: true, reason, atCall: this.consumerCalls ?? this.totals.calls, toolsRunning };
+      this.stop = { ...this.stop, requested: true, reason, atCall: this.consumer.at(this.totals.calls), toolsRunning };
       this.logs.note(`stop requested: ${reason}`);
     }
     if (options.immediate === true) this.stop.immediate = true;
@@ -289,15 +271,13 @@ class GeminiSession implements AgentSession {
     if (event.type === 'api_error') this.lastApiError = event;
     else if (event.type === 'api_retry') this.lastRetry = event;
     this.logs.event(event);
-    const delivered = this.consumerCalls;
-    this.consumerCalls = this.totals.calls;
-    try {
-      this.options.onEvent?.(event);
-    } catch (error) {
-      this.logs.note(`onEvent threw: ${String(error)}`);
-    } finally {
-      this.consumerCalls = delivered;
-    }
+    this.consumer.handling(this.totals.calls, () => {
+      try {
+        this.options.onEvent?.(event);
+      } catch (error) {
+        this.logs.note(`onEvent threw: ${String(error)}`);
+      }
+    });
     this.queue.push(event);
   }
 
