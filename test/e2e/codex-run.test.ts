@@ -7,6 +7,7 @@
  * and a usage limit is waited out.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -73,10 +74,11 @@ describe('debussy run --agent codex', () => {
     const script = (req: RecordedResponsesRequest): ResponsesTurn => {
       const body = JSON.stringify(req.body);
       if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
-      if (body.includes('call_b')) return { kind: 'text', text: 'Continuing.' };
+      // Offered after the crossing: a stopped session never runs it.
+      if (body.includes('call_b')) return { kind: 'calls', calls: [write('c.txt', 'after the crossing', 'call_c')] };
       // Its context is above 40% of codex's window (the threshold here): the session stops after its tool.
       if (body.includes('call_a')) return { kind: 'calls', calls: [write('b.txt', 'second', 'call_b')], usage: { input_tokens: 120_000 } };
-      return { kind: 'calls', calls: [write('a.txt', 'first', 'call_a')] };
+      return { kind: 'calls', calls: [execCommand('debussy progress --phase 1 --message "wrote a.txt" && echo first > a.txt', 'call_a')] };
     };
     const server = await useScriptedResponses({ script });
     const home = await useCodexHome({ baseUrl: server.baseUrl });
@@ -88,9 +90,13 @@ describe('debussy run --agent codex', () => {
     expect(events.filter((e) => e.type === 'context_crossed')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'restart')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'session_started')).toHaveLength(2);
-    // The second session began with the checkpoint, which names the first session's files.
+    // The second session began with the checkpoint: the first session's recorded progress and files.
     const resumed = server.responseRequests().find((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING));
-    expect(JSON.stringify(resumed?.body)).toContain('a.txt');
+    expect(JSON.stringify(resumed?.body)).toContain('wrote a.txt');
+    expect(JSON.stringify(resumed?.body)).toContain('b.txt');
+    // No tool ran after the crossing call's own.
+    expect(existsSync(path.join(dir, 'c.txt'))).toBe(false);
+    expect(JSON.stringify(server.responseRequests().map((req) => req.body))).not.toContain('"call_id":"call_c"');
     // The stop let the crossing call's own tool finish (b.txt) and both files went into the restart's checkpoint commit.
     expect(await git(dir, 'log', '--format=%s', '-1')).toMatch(/^debussy: checkpoint phase 1 \(restart 1\/3, context \d+%\)/);
     expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim().split('\n').sort()).toEqual(['a.txt', 'b.txt']);
