@@ -6,7 +6,7 @@
  * as with Claude Code; a 429 and a context overflow are classified and recovered as Claude's are,
  * and a usage limit is waited out.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/state/index.js';
 import { latestRun } from '../../src/state/index.js';
 import { DEBUSSY_BIN } from '../cli/cli-harness.js';
+import { livePids, waitFor } from './processes.js';
 import { CODEX_BIN, CODEX_TEST_MODEL, codexEnv } from '../support/codex.js';
 import { useCodexHome, useScriptedResponses } from '../support/codex-per-test.js';
 import { planFiles } from '../support/plan-files.js';
@@ -167,6 +168,36 @@ describe('debussy run --agent codex', () => {
     expect(await git(dir, 'show', '--name-only', '--format=', checkpoint?.sha ?? 'HEAD')).toContain('a.txt');
     const resumedAt = server.responseRequests().find((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING))?.receivedAt ?? 0;
     expect(resumedAt).toBeGreaterThanOrEqual(resetSeconds * 1000);
+    expect(events.filter((e) => e.type === 'phase_ended')).toMatchObject([{ status: 'completed' }]);
+  });
+  it('Ctrl-C during a codex tool: the work is committed, exit 130, nothing left running; debussy run resumes from a checkpoint and completes', async () => {
+    const script = (req: RecordedResponsesRequest): ResponsesTurn => {
+      const body = JSON.stringify(req.body);
+      if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
+      if (body.includes('call_a')) return { kind: 'calls', calls: [execCommand('sleep 41.7', 'call_sleep')] };
+      return { kind: 'calls', calls: [execCommand('debussy progress --phase 1 --message "wrote a.txt" && echo first > a.txt', 'call_a')] };
+    };
+    const server = await useScriptedResponses({ script });
+    const home = await useCodexHome({ baseUrl: server.baseUrl });
+    const dir = await project([{ id: '1', title: 'Interrupted', gates: [{ name: 'a', command: 'test -f a.txt' }] }]);
+    const child = spawn(process.execPath, [DEBUSSY_BIN, 'run', 'plans/e2e/MASTER_PLAN.md', '--plain'], { cwd: dir, env: { ...codexEnv(home), CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await waitFor('codex to run its sleep', () => livePids(/^sleep 41\.7$/).length > 0);
+    child.kill('SIGINT');
+    expect(await closed, out).toBe(130);
+    expect(livePids(/^sleep 41\.7$/)).toEqual([]);
+    expect(await git(dir, 'log', '--format=%s', '-1')).toMatch(/interrupted/);
+    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('a.txt');
+
+    const resumed = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], codexEnv(home));
+    expect(resumed.status, resumed.stdout + resumed.stderr).toBe(0);
+    const fresh = server.responseRequests().find((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING));
+    expect(JSON.stringify(fresh?.body)).toContain('wrote a.txt');
+    const run = await latestRun(dir);
+    const events = (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
     expect(events.filter((e) => e.type === 'phase_ended')).toMatchObject([{ status: 'completed' }]);
   });
 });
