@@ -34,6 +34,11 @@ export interface ParallelInput {
   /** The run this one continues: where its phases' worktrees are, and which are not merged yet. */
   prior: RunState | undefined;
   maxParallel: number;
+  /**
+   * Where a phase runs once its worktree is made: here, by default (runPhase in the worktree); the
+   * queue runs it on a worker and brings its branch back into the worktree (queue/submitter.ts).
+   */
+  runAt?: (phaseCtx: PhaseContext, phase: Phase, carry: PhaseCarry, where: { branch: string; worktree: string }) => Promise<PhaseResult>;
 }
 
 export interface ParallelOutcome {
@@ -124,7 +129,8 @@ export async function runPhasesInParallel(input: ParallelInput): Promise<Paralle
     }
     await markStatus(phase.id, 'in_progress');
     const phaseCtx = phaseContextIn(run, slot.worktree, interrupt, done);
-    const task = runPhase(phaseCtx, phase, input.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 })
+    const runAt = input.runAt ?? runPhase;
+    const task = runAt(phaseCtx, phase, input.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 }, slot)
       .catch((error: unknown): PhaseResult => ({ status: 'aborted', reason: error instanceof Error ? error.message : String(error), hint: 'See `debussy logs`.', exitKind: 'failed' }))
       .then((result) => {
         ended.push({ id: phase.id, result });
