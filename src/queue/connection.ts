@@ -4,7 +4,7 @@
  * queue client of debussy shares. Connections retry for ever: a Redis that goes away is waited for,
  * never a reason to drop a run (BullMQ's workers need maxRetriesPerRequest null for that).
  */
-import { UsageError } from '../errors/index.js';
+import { DebussyError, UsageError } from '../errors/index.js';
 
 /** The one queue debussy's submitters and workers share on a Redis. */
 export const PHASE_QUEUE = 'debussy-phases';
@@ -45,4 +45,31 @@ export function lockDurationMs(env: NodeJS.ProcessEnv): number {
   const raw = env.DEBUSSY_QUEUE_LOCK_MS;
   const value = raw === undefined ? NaN : Number(raw);
   return Number.isInteger(value) && value >= 1000 ? value : 30_000;
+}
+
+/** How long a first connection may take before the command gives up (DEBUSSY_QUEUE_CONNECT_MS; 15 s). */
+export function connectTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const value = Number(env.DEBUSSY_QUEUE_CONNECT_MS);
+  return Number.isInteger(value) && value >= 100 ? value : 15_000;
+}
+
+/**
+ * Resolves once `client` is connected; a Redis not there at the start is a wrong URL or a queue
+ * not up, said in one line, not waited for in silence (later, a Redis that goes away is waited for).
+ */
+export async function requireConnected(client: { waitUntilReady: () => Promise<unknown> }, connection: QueueConnection, env: NodeJS.ProcessEnv): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), connectTimeoutMs(env));
+  });
+  try {
+    const first = await Promise.race([client.waitUntilReady().then(() => 'ready' as const), timeout]);
+    if (first === 'timeout') {
+      throw new DebussyError('E_QUEUE_UNREACHABLE', `the queue's Redis at ${connection.shown} did not answer within ${Math.round(connectTimeoutMs(env) / 1000)} s`, {
+        exitKind: 'queueUnreachable', hint: 'Check the URL and that Redis is running and reachable from here (redis-cli -u URL ping).',
+      });
+    }
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -13,7 +13,7 @@ import { firstLines, runGit } from '../git/run-git.js';
 import { currentBranch } from '../git/worktree.js';
 import type { PhaseCarry, PhaseContext, PhaseResult } from '../orchestrator/phase-context.js';
 import type { Phase } from '../plan/types.js';
-import { PHASE_QUEUE, type QueueConnection } from './connection.js';
+import { PHASE_QUEUE, requireConnected, type QueueConnection } from './connection.js';
 import { phaseResultOfJob } from './job-outcome.js';
 import { parsePhaseJobResult, phaseJobId, PHASE_JOB_VERSION, remoteProblem, type PhaseJob } from './phase-job.js';
 
@@ -50,7 +50,7 @@ export class QueueSubmitter {
     private readonly events: QueueEvents,
   ) {}
 
-  static async open(root: string, connection: QueueConnection, remoteArg: string): Promise<QueueSubmitter> {
+  static async open(root: string, connection: QueueConnection, remoteArg: string, env: NodeJS.ProcessEnv): Promise<QueueSubmitter> {
     const remote = await resolveRemote(root, remoteArg);
     const runBranch = await currentBranch(root);
     if (runBranch === undefined) throw new UsageError('--queue merges each phase into the branch checked out, and HEAD is detached', 'Check out a branch (git switch -c my-run), then run again.');
@@ -59,7 +59,15 @@ export class QueueSubmitter {
     // Errors while Redis is away are retried by the client; listening keeps them from being thrown.
     queue.on('error', () => {});
     events.on('error', () => {});
-    return new QueueSubmitter(root, remote, runBranch, queue, events);
+    const submitter = new QueueSubmitter(root, remote, runBranch, queue, events);
+    try {
+      await requireConnected(queue, connection, env);
+      await requireConnected(events, connection, env);
+    } catch (error) {
+      await submitter.close();
+      throw error;
+    }
+    return submitter;
   }
 
   /** The run's branch as merged so far, on the remote (pushes one at a time: two at once would race for the ref). */

@@ -8,9 +8,8 @@
  */
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { describeError } from '../errors/index.js';
 import type { Reporter } from '../report/reporter.js';
-import { lockDurationMs, PHASE_QUEUE, type QueueConnection } from './connection.js';
+import { lockDurationMs, PHASE_QUEUE, requireConnected, type QueueConnection } from './connection.js';
 import { parsePhaseJob, type PhaseJobResult } from './phase-job.js';
 import { runPhaseJob } from './run-phase-job.js';
 import { checkOutPhase, pushCheckpoints, pushPhase } from './worker-checkout.js';
@@ -68,7 +67,7 @@ export async function runWorker(input: WorkerInput): Promise<number> {
   let lastError = '';
   worker.on('error', (error) => {
     // Redis gone: ioredis reconnects on its own; say so once, not at every retry.
-    const line = describeError(error).text.split('\n')[0] ?? '';
+    const line = error.message;
     if (line !== lastError) input.log(`queue: ${line} (waiting for it to come back)`);
     lastError = line;
   });
@@ -77,6 +76,12 @@ export async function runWorker(input: WorkerInput): Promise<number> {
     lastError = '';
   });
   worker.on('failed', (job, error) => input.log(`job ${String(job?.id)}: ${error.message}`));
+  try {
+    await requireConnected(worker, input.connection, input.env);
+  } catch (error) {
+    await worker.close(true);
+    throw error;
+  }
   input.log(`worker ${name} waits for phase jobs on ${input.connection.shown} (checkout: ${input.dir})`);
   const running = worker.run();
   await new Promise<void>((resolve) => {

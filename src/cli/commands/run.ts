@@ -125,7 +125,7 @@ export default async function runCommand(planArg: string, options: RunOptions): 
 async function openSubmitter(root: string, url: string, remote: string) {
   const { queueConnection } = await import('../../queue/connection.js');
   const { QueueSubmitter } = await import('../../queue/submitter.js');
-  return QueueSubmitter.open(root, queueConnection(url), remote);
+  return QueueSubmitter.open(root, queueConnection(url), remote, process.env);
 }
 
 /**
