@@ -52,14 +52,14 @@ interface Worker {
 }
 
 /** A `debussy worker` in a directory of its own, once it waits for jobs. */
-async function startWorker(name: string): Promise<Worker> {
-  if (project === undefined || redis === undefined || scratch === undefined) throw new Error('no project');
+async function startWorker(name: string, queue = redis, lockMs = 2000): Promise<Worker> {
+  if (project === undefined || queue === undefined || scratch === undefined) throw new Error('no project');
   const dir = path.join(scratch, name);
   const env = project.env({
-    DEBUSSY_QUEUE_LOCK_MS: '2000', DEBUSSY_QUEUE_PUSH_MS: '300',
+    DEBUSSY_QUEUE_LOCK_MS: String(lockMs), DEBUSSY_QUEUE_PUSH_MS: '300',
     GIT_AUTHOR_NAME: 'Worker', GIT_AUTHOR_EMAIL: 'worker@debussy.invalid', GIT_COMMITTER_NAME: 'Worker', GIT_COMMITTER_EMAIL: 'worker@debussy.invalid',
   });
-  const child = spawn(process.execPath, [DEBUSSY_BIN, 'worker', '--queue', redis.url, '--dir', dir], { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [DEBUSSY_BIN, 'worker', '--queue', queue.url, '--dir', dir], { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -137,24 +137,25 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
   });
 
   it('a worker killed mid-phase is replaced: the phase goes on from its pushed checkpoint; a worker stopped by SIGTERM mid-phase pushes its work, gives its job back and leaves nothing running', async () => {
-    let killed: Worker | undefined;
-    let stopped: Worker | undefined;
+    // Set as the workers start; the script reads them to tell the workers' sessions apart.
+    const on: { killed?: Worker; stopped?: Worker } = {};
     const script = (req: RecordedRequest): ScriptedTurn => {
       const turn = assistantTurns(req);
       const phase = phaseOf(req);
-      if (phase === '1' && ranIn(req, killed)) {
+      if (phase === '1' && ranIn(req, on.killed)) {
         // Past the crossing debussy restarts the session: its checkpoint commit is pushed, then the worker is killed in the next session.
         return sessionKind(req) === 'checkpoint' ? ([bash('(sleep 24.1)'), done()][turn] ?? done()) : ([write('part1.txt', 'part one\n', { usage: CROSSING_USAGE }), bash('(sleep 3)'), done()][turn] ?? done());
       }
       if (phase === '1') return [bash('test -f part1.txt && echo resumed > resumed.txt'), bash('debussy done --phase 1'), done()][turn] ?? done();
-      if (ranIn(req, stopped)) return [write('part2.txt', 'part two\n'), bash('(sleep 25.1)'), done()][turn] ?? done();
+      if (ranIn(req, on.stopped)) return [write('part2.txt', 'part two\n'), bash('(sleep 25.1)'), done()][turn] ?? done();
       return [bash('test -f part2.txt && echo again > again.txt'), bash('debussy done --phase 2'), done()][turn] ?? done();
     };
     const { bare } = await queueProject([
       { id: '1', title: 'Checkpointed', gates: [{ name: 'resumed', command: 'test -f resumed.txt' }] },
       { id: '2', title: 'Stopped', dependsOn: ['1'], gates: [{ name: 'again', command: 'test -f again.txt' }] },
     ], script);
-    killed = await startWorker('killed');
+    const killed = await startWorker('killed');
+    on.killed = killed;
     const run = project!.start(['run', project!.planArg, '--queue', redis!.url]);
     // The checkpoint commit of phase 1 reaches the remote while its second session sleeps; then its worker dies outright.
     await waitFor('the checkpoint on the remote and the second session', async () => livePids(/^sleep 24\.1$/).length > 0 && (await git(bare, 'for-each-ref', '--format=%(refname)', 'refs/heads/debussy')).includes('/1'), 45_000);
@@ -163,7 +164,8 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
     await killTree(killed.child.pid ?? 0, 'SIGKILL');
 
     // A worker that joins takes the job up once the dead one's lock expires; it is stopped by SIGTERM in phase 2.
-    stopped = await startWorker('stopped');
+    const stopped = await startWorker('stopped');
+    on.stopped = stopped;
     await waitFor('phase 2 to sleep on the second worker', () => livePids(/^sleep 25\.1$/).length > 0, 45_000);
     const below = await descendantsOf(stopped.child.pid ?? 0);
     expect(below.length).toBeGreaterThan(0);
@@ -177,8 +179,37 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
     expect(result.code, result.stdout + result.stderr + killed.output() + stopped.output() + last.output()).toBe(0);
     for (const file of ['part1.txt', 'resumed.txt', 'part2.txt', 'again.txt']) expect((await git(bare, 'show', `main:${file}`)).trim(), file).not.toBe('');
     const ended = eventsOf(await project!.journal(), 'phase_job').filter((e) => e.stage === 'ended');
-    expect(ended.map((e) => [e.phaseId, e.worker?.endsWith(`:${last.child.pid}`) || e.worker?.endsWith(`:${stopped?.child.pid}`)])).toEqual([['1', true], ['2', true]]);
+    expect(ended.map((e) => [e.phaseId, e.worker?.endsWith(`:${last.child.pid}`) || e.worker?.endsWith(`:${stopped.child.pid}`)])).toEqual([['1', true], ['2', true]]);
     last.child.kill('SIGTERM');
     expect((await last.done).code).toBe(0);
+  });
+
+  it('Redis going away mid-run: the worker and the submitter wait, reconnect and finish, nothing lost', async () => {
+    const restarting = await startRedisServer({ persist: true });
+    try {
+      const { bare } = await queueProject([
+        { id: '1', title: 'Through the outage', gates: [{ name: 'one', command: 'test -f one.txt' }] },
+        { id: '2', title: 'After it', dependsOn: ['1'], gates: [{ name: 'two', command: 'test -f two.txt' }] },
+      ], (req) => (phaseOf(req) === '1'
+        ? [bash('(sleep 6.3)'), write('one.txt', 'one\n'), bash('debussy done --phase 1'), done()]
+        : [write('two.txt', 'two\n'), bash('debussy done --phase 2'), done()])[assistantTurns(req)] ?? done());
+      // A lock longer than the outage: the job stays this worker's while Redis is away.
+      const worker = await startWorker('steady', restarting, 15_000);
+      const run = project!.start(['run', project!.planArg, '--queue', restarting.url]);
+      await waitFor('phase 1 to sleep on the worker', () => livePids(/^sleep 6\.3$/).length > 0, 30_000);
+      await restarting.restart(2500);
+      const result = await run.done;
+      expect(result.code, result.stdout + result.stderr + worker.output()).toBe(0);
+      expect(worker.output()).toMatch(/waiting for it to come back/);
+      for (const file of ['one.txt', 'two.txt']) expect((await git(bare, 'show', `main:${file}`)).trim(), file).not.toBe('');
+      const ended = eventsOf(await project!.journal(), 'phase_job').filter((e) => e.stage === 'ended');
+      expect(ended.map((e) => e.phaseId)).toEqual(['1', '2']);
+      // Phase 1 ran once: one session, on the one worker.
+      expect(project!.api.mainRequests().filter((r) => phaseOf(r) === '1' && assistantTurns(r) === 0)).toHaveLength(1);
+      worker.child.kill('SIGTERM');
+      expect((await worker.done).code).toBe(0);
+    } finally {
+      await restarting.stop();
+    }
   });
 });

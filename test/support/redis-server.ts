@@ -49,43 +49,65 @@ export interface RedisServer {
   /** SIGSTOP / SIGCONT: the server stops answering without losing what it holds (a network that goes away). */
   pause: () => void;
   resume: () => void;
+  /** Stops the server and, after `downMs`, starts it again on the same port (with `persist`, holding what it held). */
+  restart: (downMs: number) => Promise<void>;
 }
 
-export async function startRedisServer(): Promise<RedisServer> {
-  const binary = redisServerPath();
-  if (binary === undefined) throw new Error('redis-server is not installed');
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(tmpdir(), 'debussy-redis-'));
-  const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+interface Running {
+  child: ChildProcess;
+  exited: Promise<void>;
+}
+
+async function launch(binary: string, port: number, dir: string, persist: boolean): Promise<Running> {
+  // Nothing on disk, unless the test restarts the server and needs what it held (an append-only file in its temp dir).
+  const saving = persist ? ['--save', '', '--appendonly', 'yes', '--appendfsync', 'always'] : ['--save', '', '--appendonly', 'no'];
+  const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', ...saving, '--dir', dir], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 10_000;
   while (!(await accepts(port))) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const pid = child.pid ?? 0;
+  return { child, exited };
+}
+
+export async function startRedisServer(options: { persist?: boolean } = {}): Promise<RedisServer> {
+  const binary = redisServerPath();
+  if (binary === undefined) throw new Error('redis-server is not installed');
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), 'debussy-redis-'));
+  let running = await launch(binary, port, dir, options.persist === true);
   const signal = (name: NodeJS.Signals) => {
     try {
-      process.kill(pid, name);
+      process.kill(running.child.pid ?? 0, name);
     } catch {
       // already gone
     }
   };
-  return {
+  const halt = async () => {
+    if (running.child.exitCode !== null || running.child.signalCode !== null) return;
+    signal('SIGCONT');
+    signal('SIGTERM');
+    const timer = setTimeout(() => signal('SIGKILL'), 5000);
+    await running.exited;
+    clearTimeout(timer);
+  };
+  const server: RedisServer = {
     url: `redis://127.0.0.1:${port}`,
     port,
-    pid,
+    pid: running.child.pid ?? 0,
     pause: () => signal('SIGSTOP'),
     resume: () => signal('SIGCONT'),
+    restart: async (downMs) => {
+      await halt();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      running = await launch(binary, port, dir, options.persist === true);
+      server.pid = running.child.pid ?? 0;
+    },
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        signal('SIGCONT');
-        signal('SIGTERM');
-        const timer = setTimeout(() => signal('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await halt();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return server;
 }
