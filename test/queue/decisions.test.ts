@@ -101,3 +101,19 @@ describe('queueConnection', () => {
     expect(() => queueConnection(url)).toThrow(problem);
   });
 });
+
+describe('the submitter\'s journal', () => {
+  it('counts the spend a worker reports with its job in the phase and the run (status, max_cost)', async () => {
+    const { foldRun } = await import('../../src/state/fold.js');
+    const { runSpend } = await import('../../src/cost/index.js');
+    const base = { v: 1, ts: '2026-11-27T10:00:00.000Z', pid: 1 };
+    const state = foldRun([
+      { ...base, type: 'run_started', runId: 'r1', planPath: 'p', planName: 'P', phaseIds: ['1', '2'], options: {} },
+      { ...base, type: 'phase_job', phaseId: '1', jobId: 'r1.1', stage: 'queued' },
+      { ...base, type: 'phase_job', phaseId: '1', jobId: 'r1.1', stage: 'ended', worker: 'h:1', status: 'completed', commitSha: SHA, costUsd: 0.5 },
+      { ...base, type: 'phase_job', phaseId: '2', jobId: 'r1.2', stage: 'ended', worker: 'h:2', status: 'failed', commitSha: SHA, costUsd: 0.25 },
+    ]);
+    expect(state?.phases['1']?.costUsd).toBe(0.5);
+    expect(state === undefined ? undefined : runSpend(state).usd).toBe(0.75);
+  });
+});

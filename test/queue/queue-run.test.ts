@@ -144,7 +144,7 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
       const phase = phaseOf(req);
       if (phase === '1' && ranIn(req, on.killed)) {
         // Past the crossing debussy restarts the session: its checkpoint commit is pushed, then the worker is killed in the next session.
-        return sessionKind(req) === 'checkpoint' ? ([bash('(sleep 24.1)'), done()][turn] ?? done()) : ([write('part1.txt', 'part one\n', { usage: CROSSING_USAGE }), bash('(sleep 3)'), done()][turn] ?? done());
+        return sessionKind(req) === 'checkpoint' ? ([bash('(sleep 24.1)'), done()][turn] ?? done()) : ([write('part1.txt', 'part one\n', { usage: CROSSING_USAGE }), done()][turn] ?? done());
       }
       if (phase === '1') return [bash('test -f part1.txt && echo resumed > resumed.txt'), bash('debussy done --phase 1'), done()][turn] ?? done();
       if (ranIn(req, on.stopped)) return [write('part2.txt', 'part two\n'), bash('(sleep 25.1)'), done()][turn] ?? done();
