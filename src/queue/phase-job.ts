@@ -132,8 +132,11 @@ export function parsePhaseJobResult(data: unknown): Check<PhaseJobResult> {
   }
 }
 
-/** The job's id: one per run and phase, so adding it again (a resumed submitter) never runs the phase twice. */
-export function phaseJobId(runId: string, phaseId: string): string {
-  // BullMQ reads ':' in an id as its own separator: the phase id is encoded (no two phases share an id).
-  return `${runId}.${encodeURIComponent(phaseId)}`;
+/**
+ * The job's id: its phase branch, debussy/<run id>/<phase id>, named after the run that started the
+ * phase. Adding it again (the same run, or a run that resumes it) finds the same job, so nothing
+ * runs twice; BullMQ reads ':' in an id as its own separator, so the branch is encoded.
+ */
+export function phaseJobId(phaseBranch: string): string {
+  return encodeURIComponent(phaseBranch);
 }

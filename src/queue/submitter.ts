@@ -89,8 +89,10 @@ export class QueueSubmitter {
       v: PHASE_JOB_VERSION, remote: this.remote, runBranch: this.runBranch, baseSha, runId: phaseCtx.runId,
       planPath: path.relative(phaseCtx.root, phaseCtx.plan.path), phaseId: phase.id, phaseBranch: where.branch,
     };
-    const jobId = phaseJobId(phaseCtx.runId, phase.id);
+    const jobId = phaseJobId(where.branch);
     const added = await this.queue.add('phase', job, { jobId, attempts: JOB_ATTEMPTS, removeOnComplete: { age: KEEP_SECONDS }, removeOnFail: { age: KEEP_SECONDS } });
+    // The job of an earlier run of this phase: completed, its result is taken as it is; failed for good, it gets its tries again.
+    if ((await added.getState()) === 'failed') await added.retry('failed', { resetAttemptsMade: true });
     recorder.record({ type: 'phase_job', phaseId: phase.id, jobId, stage: 'queued' });
     recorder.record({ type: 'phase_started', phaseId: phase.id, title: phase.title, baseSha });
     const interrupted = new Promise<'interrupted'>((resolve) => {

@@ -81,10 +81,10 @@ describe('what to enqueue next (the supervisor\'s readyPhases, every slot free: 
     expect(readyPhases({ phases: diamond, merged: new Set(merged), started: new Set(started), givenUp: new Set(), running: started.length - merged.length, maxParallel: diamond.length })).toEqual(expected);
   });
 
-  it('one job per run and phase: the same id each time, and no two phases share one', () => {
-    expect(phaseJobId('r1', '2')).toBe(phaseJobId('r1', '2'));
-    expect(phaseJobId('r1', 'a:b')).not.toContain(':');
-    expect(phaseJobId('r1', 'a b')).not.toBe(phaseJobId('r1', 'a_b'));
+  it('one job per run and phase (its branch): the same id each time, no \':\' in it, and no two phases share one', () => {
+    expect(phaseJobId('debussy/r1/2')).toBe(phaseJobId('debussy/r1/2'));
+    expect(phaseJobId('debussy/r1/a:b')).not.toContain(':');
+    expect(phaseJobId('debussy/r1/2')).not.toBe(phaseJobId('debussy/r2/2'));
   });
 });
 

@@ -212,4 +212,25 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
       await restarting.stop();
     }
   });
+
+  it('a submitter stopped by Ctrl-C leaves the job to its worker; debussy run --queue again takes up that job\'s result (no second session) and goes on', async () => {
+    const { bare } = await queueProject([
+      { id: '1', title: 'Outlives its submitter', gates: [{ name: 'one', command: 'test -f one.txt' }] },
+      { id: '2', title: 'Next', dependsOn: ['1'], gates: [{ name: 'two', command: 'test -f two.txt' }] },
+    ], (req) => (phaseOf(req) === '1'
+      ? [bash('(sleep 4.2)'), write('one.txt', 'one\n'), bash('debussy done --phase 1'), done()]
+      : [write('two.txt', 'two\n'), bash('debussy done --phase 2'), done()])[assistantTurns(req)] ?? done());
+    const worker = await startWorker('steady');
+    const first = project!.start(['run', project!.planArg, '--queue', redis!.url]);
+    await waitFor('phase 1 to sleep on the worker', () => livePids(/^sleep 4\.2$/).length > 0, 30_000);
+    first.child.kill('SIGINT');
+    expect((await first.done).code).toBe(130);
+    await waitFor('the worker to finish the job', () => /phase 1 completed/.test(worker.output()), 30_000);
+    const second = await project!.run(['run', project!.planArg, '--queue', redis!.url]);
+    expect(second.code, second.stdout + second.stderr + worker.output()).toBe(0);
+    expect(project!.api.mainRequests().filter((r) => phaseOf(r) === '1' && assistantTurns(r) === 0)).toHaveLength(1);
+    for (const file of ['one.txt', 'two.txt']) expect((await git(bare, 'show', `main:${file}`)).trim(), file).not.toBe('');
+    worker.child.kill('SIGTERM');
+    expect((await worker.done).code).toBe(0);
+  });
 });

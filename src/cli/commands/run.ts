@@ -109,8 +109,12 @@ export default async function runCommand(planArg: string, options: RunOptions): 
       ...(resolved.file === undefined ? {} : { configFile: resolved.file }),
       ...(submitter === undefined ? {} : { runAt: submitter.runAt }),
     });
-    // The run's branch as merged, on the remote for the workers and the team.
-    if (submitter !== undefined) await submitter.pushRunBranch();
+    // The run's branch as merged, on the remote for the workers and the team; a push refused keeps the work here, said so.
+    if (submitter !== undefined) {
+      await submitter.pushRunBranch().catch((error: unknown) => {
+        stderr.write(`debussy: warning: ${error instanceof Error ? error.message : String(error)}; the merged work is in your branch here: push it yourself (git push ${submitter.remote} ${submitter.runBranch})\n`);
+      });
+    }
     return result.exitCode;
   } finally {
     await submitter?.close();
