@@ -78,7 +78,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   const agent = input.agent ?? agentForRun(config, priced.table);
   agent.check(root, input.env);
   const prereq = await checkPrerequisites(root, continuesRun(before?.state) ? { ...config, allow_dirty: true } : config);
-  if ((config.max_parallel > 1 || input.runAt !== undefined) && !input.only) await checkParallelSetup(root, prereq.useGit);
+  if ((config.max_parallel > 1 || input.runAt !== undefined) && !input.only) await checkParallelSetup(root, prereq.useGit, input.runAt === undefined ? '--parallel' : '--queue');
   // What the run records must be sealed, or the next run could not tell its verdicts from forged ones.
   const key = requireJournalKey();
 

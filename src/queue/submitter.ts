@@ -55,19 +55,18 @@ export class QueueSubmitter {
     const runBranch = await currentBranch(root);
     if (runBranch === undefined) throw new UsageError('--queue merges each phase into the branch checked out, and HEAD is detached', 'Check out a branch (git switch -c my-run), then run again.');
     const queue = new Queue(PHASE_QUEUE, { connection: connection.options });
-    const events = new QueueEvents(PHASE_QUEUE, { connection: connection.options });
     // Errors while Redis is away are retried by the client; listening keeps them from being thrown.
     queue.on('error', () => {});
-    events.on('error', () => {});
-    const submitter = new QueueSubmitter(root, remote, runBranch, queue, events);
     try {
       await requireConnected(queue, connection, env);
-      await requireConnected(events, connection, env);
     } catch (error) {
-      await submitter.close();
+      await queue.close();
       throw error;
     }
-    return submitter;
+    // Made once Redis answers: a QueueEvents that never connected cannot be closed (BullMQ 6.7).
+    const events = new QueueEvents(PHASE_QUEUE, { connection: connection.options });
+    events.on('error', () => {});
+    return new QueueSubmitter(root, remote, runBranch, queue, events);
   }
 
   /** The run's branch as merged so far, on the remote (pushes one at a time: two at once would race for the ref). */
@@ -128,7 +127,14 @@ export class QueueSubmitter {
     return phaseResult;
   };
 
+  /** Closes the connections; a Redis away at the end is not waited for past a few seconds (the run is over). */
   async close(): Promise<void> {
-    await Promise.allSettled([this.events.close(), this.queue.close()]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 5000);
+      timer.unref();
+    });
+    await Promise.race([Promise.allSettled([this.events.close(), this.queue.close()]), late]);
+    clearTimeout(timer);
   }
 }
