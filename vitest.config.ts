@@ -29,6 +29,8 @@ export const E2E_TESTS = [
   'test/plan-import/readers.test.ts',
   'test/ci-workflow/ci-github-command.test.ts',
   'test/ci-workflow/run-workflow-locally.test.ts',
+  'test/queue/queue-run.test.ts',
+  'test/queue/queue-cli.test.ts',
   'test/replay/replay-projection.test.ts',
   'test/scaffold/gitignore.test.ts',
 ];

@@ -54,7 +54,9 @@ export function buildProgram(): Command {
     .option('--only <id>', 'run just this one phase')
     .option('--fresh', 'ignore earlier runs of this plan and start from the beginning')
     .option('--trust-completed', 'keep completed phases done without running their gates again: when their phase file or gates changed since, or when debussy cannot prove it recorded the completion')
-    .option('--config <file>', 'use this config file instead of discovering one');
+    .option('--config <file>', 'use this config file instead of discovering one')
+    .option('--queue <url>', 'run each phase on `debussy worker` processes through this Redis queue (redis://host:port), merging here')
+    .option('--remote <name|url>', 'with --queue: the git remote the workers fetch from and push to (default: origin)');
   addOutputFlags(run);
   addConfigFlags(run);
   run.addHelpText('after', examples([
@@ -63,8 +65,20 @@ export function buildProgram(): Command {
     ['debussy run plans/billing/MASTER_PLAN.md --only 2', 'run phase 2 alone'],
     ['debussy run plans/billing/MASTER_PLAN.md --plain --no-auto-commit', 'a log per line; leave the work uncommitted'],
     ['debussy run plans/billing/MASTER_PLAN.md --json > events.ndjson', 'NDJSON events for a script'],
+    ['debussy run plans/billing/MASTER_PLAN.md --queue redis://queue.internal:6379', 'each phase on a `debussy worker`, merged here'],
   ]));
   run.action(lazy(() => import('./commands/run.js')));
+
+  program
+    .command('worker')
+    .description(`Wait for phase jobs of \`debussy run --queue\` and run each in this worker's own checkout, pushing its branch (${docFile('queue.md')}).`)
+    .requiredOption('--queue <url>', 'the Redis queue (redis://host:port, rediss://, unix:///path/to/redis.sock)')
+    .option('--dir <dir>', "this worker's checkout (default: a directory per worker under debussy's state directory)")
+    .addHelpText('after', examples([
+      ['debussy worker --queue redis://queue.internal:6379', 'take phase jobs until stopped (SIGTERM or Ctrl-C)'],
+      ['debussy worker --queue redis://127.0.0.1:6379 --dir ~/debussy-worker-2', 'a second worker on the same machine'],
+    ]))
+    .action(lazy(() => import('./commands/worker.js')));
 
   const resume = program
     .command('resume')

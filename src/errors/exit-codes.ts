@@ -37,6 +37,10 @@ export const EXIT_CODES = {
     code: 10,
     meaning: "Claude's usage limit resets later than max_wait: the work is committed; the message gives the reset time and the command to resume.",
   },
+  queueUnreachable: {
+    code: 11,
+    meaning: '`debussy run --queue` or `debussy worker` could not reach the queue\'s Redis when it started (E_QUEUE_UNREACHABLE; docs/queue.md). Once connected, a Redis that goes away is waited for.',
+  },
   interrupted: { code: 130, meaning: 'Interrupted by Ctrl-C or SIGTERM; `debussy run` resumes.' },
 } as const;
 

@@ -32,7 +32,7 @@ import { createRunRecovery } from './run-recovery.js';
 import { budgetRaised, checkBudget, describeBudgetReached, raiseBudgetHint, runSpend, settleUnendedSpend, withPriceOverrides } from '../cost/index.js';
 import { docFile } from '../install/package-files.js';
 import { checkParallelSetup } from './parallel/preconditions.js';
-import { priorUsedWorktrees, runPhasesInParallel } from './parallel/supervisor.js';
+import { priorUsedWorktrees, runPhasesInParallel, type ParallelInput } from './parallel/supervisor.js';
 
 export interface RunPlanInput {
   root: string;
@@ -53,6 +53,8 @@ export interface RunPlanInput {
   agent?: AgentDriver;
   /** The config file the run's config was read from, if any: kept like the plan (run-inputs.ts). */
   configFile?: string;
+  /** --queue: each phase runs on a queue worker (queue/submitter.ts) and merges here as under --parallel. */
+  runAt?: ParallelInput['runAt'];
 }
 
 export interface RunPlanResult {
@@ -76,7 +78,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   const agent = input.agent ?? agentForRun(config, priced.table);
   agent.check(root, input.env);
   const prereq = await checkPrerequisites(root, continuesRun(before?.state) ? { ...config, allow_dirty: true } : config);
-  if (config.max_parallel > 1 && !input.only) await checkParallelSetup(root, prereq.useGit);
+  if ((config.max_parallel > 1 || input.runAt !== undefined) && !input.only) await checkParallelSetup(root, prereq.useGit, input.runAt === undefined ? '--parallel' : '--queue');
   // What the run records must be sealed, or the next run could not tell its verdicts from forged ones.
   const key = requireJournalKey();
 
@@ -210,8 +212,14 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     let verifiedLast: string | undefined;
 
     // --parallel (or an earlier run's phases left in their worktrees): the phases run side by side (parallel/supervisor.ts).
-    const parallel = !input.only && prereq.useGit && (config.max_parallel > 1 || priorUsedWorktrees(prior));
-    const sideBySide = parallel ? await runPhasesInParallel({ ctx, toRun, carry: resume.carry, done, prior, maxParallel: config.max_parallel }) : undefined;
+    // --queue: every ready phase is a job at once; the workers are the slots.
+    const parallel = !input.only && prereq.useGit && (config.max_parallel > 1 || input.runAt !== undefined || priorUsedWorktrees(prior));
+    const sideBySide = parallel
+      ? await runPhasesInParallel({
+        ctx, toRun, carry: resume.carry, done, prior,
+        ...(input.runAt === undefined ? { maxParallel: config.max_parallel } : { maxParallel: Math.max(1, toRun.length), runAt: input.runAt }),
+      })
+      : undefined;
     if (sideBySide !== undefined) {
       problems.push(...sideBySide.problems);
       completedThisRun.push(...sideBySide.completedThisRun);

@@ -50,6 +50,10 @@ function journalLine(event: JournalEvent): JournalLine | undefined {
       return { level: 'info', text: `phase ${event.phaseId} started: ${event.title}` };
     case 'phase_branch':
       return branchLine(event);
+    case 'phase_job':
+      return event.stage === 'queued'
+        ? { level: 'info', text: `phase ${event.phaseId}: queued as job ${event.jobId}` }
+        : { level: 'info', text: `phase ${event.phaseId}: job ${event.jobId} ended ${event.status ?? ''} on worker ${event.worker ?? '?'}, branch at ${(event.commitSha ?? '').slice(0, 10)}` };
     case 'phase_resumed':
       return { level: 'info', text: `phase ${event.phaseId}: continues run ${event.fromRunId} (${event.progress.length === 1 ? '1 progress entry' : `${event.progress.length} progress entries`} carried over)` };
     case 'attempt_started':

@@ -98,6 +98,22 @@ export interface PhaseBranchEvent extends Base {
   reason?: string;
 }
 
+/**
+ * --queue: a phase run as a job on a queue worker. queued: the job is on the queue; ended: the
+ * worker's result (its phase branch's head and what its sessions spent, which the run counts).
+ */
+export interface PhaseJobEvent extends Base {
+  type: 'phase_job';
+  phaseId: string;
+  jobId: string;
+  stage: 'queued' | 'ended';
+  /** ended: the worker (host:pid), how its run ended, the branch head it pushed, and its spend. */
+  worker?: string;
+  status?: string;
+  commitSha?: string;
+  costUsd?: number;
+}
+
 export interface PhaseEndedEvent extends Base {
   type: 'phase_ended';
   phaseId: string;
@@ -438,6 +454,7 @@ export type JournalEvent =
   | PhaseStartedEvent
   | PhaseEndedEvent
   | PhaseBranchEvent
+  | PhaseJobEvent
   | PhaseResumedEvent
   | AttemptStartedEvent
   | SessionStartedEvent

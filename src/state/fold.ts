@@ -331,6 +331,10 @@ function applyToPhase(state: RunState, event: JournalEvent): void {
       if (isString(event.reason)) phase.reason = event.reason;
       return;
     }
+    case 'phase_job':
+      // The sessions ran on a worker: their spend comes with its result and counts here (status, max_cost).
+      if (event.stage === 'ended') phase.costUsd += count(event.costUsd);
+      return;
     case 'phase_branch':
       if (isString(event.branch) && isString(event.worktree)) phase.branch = { name: event.branch, worktree: event.worktree, merged: event.stage === 'merged' };
       return;

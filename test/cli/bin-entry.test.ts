@@ -51,8 +51,8 @@ const hasCompileCache = typeof (module as { enableCompileCache?: unknown }).enab
 const hasLoaderHooks = typeof (module as { register?: unknown }).register === 'function';
 
 describe('bin/debussy.js', () => {
-  it.runIf(hasLoaderHooks)('runs the modules of dist/, and keeps status, done, progress and a plain run free of execa, simple-git and string-width', async () => {
-    const lazy = /^node_modules\/(execa|simple-git|string-width)\//;
+  it.runIf(hasLoaderHooks)('runs the modules of dist/, and keeps status, done, progress and a plain run free of execa, simple-git and string-width (and of the queue\'s bullmq)', async () => {
+    const lazy = /^node_modules\/(execa|simple-git|string-width|bullmq|ioredis)\//;
     const project = path.join(work.dir, 'lazy');
     mkdirSync(project);
     initRepo(project);
@@ -70,7 +70,7 @@ describe('bin/debussy.js', () => {
     const run = await loadedFiles(['run', 'plans/demo/MASTER_PLAN.md', '--plain', '--allow-dirty'], project);
     expect(run.output).toContain('"/nonexistent/claude" was not found');
     expect(run.files).toContain('dist/report/plain-reporter.js');
-    expect(run.files.filter((file) => file.startsWith('node_modules/string-width/'))).toEqual([]);
+    expect(run.files.filter((file) => /^node_modules\/(string-width|bullmq|ioredis)\//.test(file))).toEqual([]);
   });
 
   it('reads a JavaScript config file, ES module or CommonJS (imported at run time)', async () => {

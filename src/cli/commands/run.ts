@@ -14,6 +14,7 @@ import { findProjectRoot } from '../../state/index.js';
 import { configOverridesFrom } from '../config-flags.js';
 import { describeDryRun, renderDryRun, renderDryRunJson } from '../dry-run.js';
 import { inertText } from '../../text/inert-text.js';
+import { UsageError } from '../../errors/index.js';
 
 interface RunOptions extends Record<string, unknown> {
   dryRun?: boolean;
@@ -25,6 +26,8 @@ interface RunOptions extends Record<string, unknown> {
   plain?: boolean;
   json?: boolean;
   verbose?: boolean;
+  queue?: string;
+  remote?: string;
 }
 
 function resumeCommandFor(planArg: string): string {
@@ -42,6 +45,8 @@ export default async function runCommand(planArg: string, options: RunOptions): 
   const { plan, warnings } = await loadAuditedPlan(path.resolve(planArg), resolved.config, process.cwd(), { only: options.only, startAt: options.phase });
   for (const warning of warnings) stderr.write(`debussy: ${warning}\n`);
 
+  if (options.remote !== undefined && options.queue === undefined) throw new UsageError('--remote goes with --queue: it names the remote the queue\'s workers use', 'Add --queue URL, or leave --remote out.');
+  if (options.queue !== undefined && (options.only !== undefined || options.dryRun === true)) throw new UsageError(`--queue cannot go with ${options.only === undefined ? '--dry-run' : '--only'}`, 'Run the plan with --queue, or the one phase here without it.');
   if (options.dryRun) {
     const dry = await describeDryRun(root, plan, resolved.config, process.env, options.trustCompleted === true);
     stdout.write(options.json === true ? renderDryRunJson(dry) : renderDryRun(dry));
@@ -94,21 +99,37 @@ export default async function runCommand(planArg: string, options: RunOptions): 
     ...(process.stderr.isTTY ? { sharedScreen: process.stderr } : {}),
     warn: (message) => stderr.write(`debussy: warning: ${message}\n`),
   }));
+  // Loaded only for --queue: BullMQ is no cost of a run on this machine.
+  const submitter = options.queue === undefined ? undefined : await openSubmitter(root, options.queue, options.remote ?? 'origin');
   try {
     const result = await runPlan({
       root, plan, config: resolved.config, ...(options.phase ? { startAt: options.phase } : {}), ...(options.only ? { only: options.only } : {}),
       fresh: options.fresh === true, reporter, interrupt: interrupt.signal, forceStop: forceStop.signal, env: process.env,
       resumeCommand: resumeCommandFor(planArg), trustCompleted: options.trustCompleted === true,
       ...(resolved.file === undefined ? {} : { configFile: resolved.file }),
+      ...(submitter === undefined ? {} : { runAt: submitter.runAt }),
     });
+    // The run's branch as merged, on the remote for the workers and the team; a push refused keeps the work here, said so.
+    if (submitter !== undefined) {
+      await submitter.pushRunBranch().catch((error: unknown) => {
+        stderr.write(`debussy: warning: ${error instanceof Error ? error.message : String(error)}; the merged work is in your branch here: push it yourself (git push ${submitter.remote} ${submitter.runBranch})\n`);
+      });
+    }
     return result.exitCode;
   } finally {
+    await submitter?.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);
     reporter.close();
     if (hungUp) endAsHangUp();
   }
+}
+
+async function openSubmitter(root: string, url: string, remote: string) {
+  const { queueConnection } = await import('../../queue/connection.js');
+  const { QueueSubmitter } = await import('../../queue/submitter.js');
+  return QueueSubmitter.open(root, queueConnection(url), remote, process.env);
 }
 
 /**

@@ -35,6 +35,11 @@ export interface ParallelInput {
   /** The run this one continues: where its phases' worktrees are, and which are not merged yet. */
   prior: RunState | undefined;
   maxParallel: number;
+  /**
+   * Where a phase runs once its worktree is made: here, by default (runPhase in the worktree); the
+   * queue runs it on a worker and brings its branch back into the worktree (queue/submitter.ts).
+   */
+  runAt?: (phaseCtx: PhaseContext, phase: Phase, carry: PhaseCarry, where: { branch: string; worktree: string }) => Promise<PhaseResult>;
 }
 
 export interface ParallelOutcome {
@@ -127,12 +132,14 @@ export async function runPhasesInParallel(input: ParallelInput): Promise<Paralle
     }
     await markStatus(phase.id, 'in_progress');
     const phaseCtx = phaseContextIn(run, slot.worktree, interrupt, done);
+    const runAt = input.runAt ?? runPhase;
     const setup = ctx.config.worktree_setup;
-    // The setup runs inside the phase's task, so one phase's `npm ci` holds back no other phase.
-    const prepared = slot.made && setup !== undefined ? setUpWorktree(run, phase.id, slot, setup) : Promise.resolve(undefined);
+    // The setup runs inside the phase's task, so one phase's `npm ci` holds back no other phase;
+    // under --queue the phase runs in a worker's checkout, which sets itself up (queue/worker.ts).
+    const prepared = slot.made && setup !== undefined && input.runAt === undefined ? setUpWorktree(run, phase.id, slot, setup) : Promise.resolve(undefined);
     const task = prepared
       .then(async (unready) => {
-        if (unready === undefined) return runPhase(phaseCtx, phase, input.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 });
+        if (unready === undefined) return runAt(phaseCtx, phase, input.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 }, slot);
         if (unready.status !== 'interrupted') run.recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'failed', reason: 'reason' in unready ? unready.reason : 'worktree_setup failed' });
         return unready;
       })
