@@ -53,7 +53,7 @@ export const CONFIG_SCHEMA = {
   },
   worktree_setup: {
     kind: 'string', default: undefined, group: 'limits',
-    description: 'With max_parallel above 1: a shell command run in each new phase worktree before its phase starts (with gate_timeout), for what git does not track and the gates need, e.g. "npm ci" or "cp $DEBUSSY_PROJECT_ROOT/.env . && npm ci" (DEBUSSY_PROJECT_ROOT is your work tree). A failure fails the phase, naming the command and its output. Unset: nothing runs.',
+    description: 'With max_parallel above 1 (not in --queue workers\' checkouts: queue.md): a shell command run in each new phase worktree before its phase starts (with gate_timeout), for what git does not track and the gates need, e.g. "npm ci" or "cp $DEBUSSY_PROJECT_ROOT/.env . && npm ci" (DEBUSSY_PROJECT_ROOT is your work tree). A failure fails the phase, naming the command and its output. Unset: nothing runs.',
   },
   max_retries: {
     kind: 'integer', default: 2, min: 0, flag: '--max-retries', group: 'limits',
