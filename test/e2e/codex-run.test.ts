@@ -75,8 +75,11 @@ describe('debussy run --agent codex', () => {
     const script = (req: RecordedResponsesRequest): ResponsesTurn => {
       const body = JSON.stringify(req.body);
       if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
-      // Offered after the crossing: a stopped session never runs it.
-      if (body.includes('call_b')) return { kind: 'calls', calls: [write('c.txt', 'after the crossing', 'call_c')] };
+      // Offered after the crossing, after a model's time to first token (as claude's restart tests
+      // give it): a stopped session never runs it. With no latency at all, a next response can reach
+      // codex's hook before debussy has read the notification that the crossing call's tools are
+      // done, and its tool runs (seen once under heavy load; docs/agents.md).
+      if (body.includes('call_b')) return { kind: 'calls', calls: [write('c.txt', 'after the crossing', 'call_c')], latencyMs: 1500 };
       // Its context is above 40% of codex's window (the threshold here): the session stops after its tool.
       if (body.includes('call_a')) return { kind: 'calls', calls: [write('b.txt', 'second', 'call_b')], usage: { input_tokens: 120_000 } };
       return { kind: 'calls', calls: [execCommand('debussy progress --phase 1 --message "wrote a.txt" && echo first > a.txt', 'call_a')] };
