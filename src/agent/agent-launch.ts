@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { findExecutable } from '../process/find-executable.js';
-import { AgentProcessError } from '../errors/index.js';
+import { AgentProcessError, PrerequisiteError } from '../errors/index.js';
 import { isNativeBinaryStub, nativeBinaryMissing } from './claude/claude-install.js';
 
 /** How to install the agent, said when its command is missing: each driver names its own. */
@@ -45,4 +45,24 @@ export function spawnFailure(command: string, error: unknown, installHint = CLAU
     hint: installHint,
     cause: error,
   });
+}
+
+/** What a driver says of its command: its product name, the config key naming it, and its npm package. */
+export interface AgentCommand {
+  code: 'E_CLAUDE_NOT_FOUND' | 'E_CODEX_NOT_FOUND' | 'E_GEMINI_NOT_FOUND';
+  product: string;
+  command: string;
+  configKey: string;
+  npmPackage: string;
+}
+
+/** The agent's command resolved before a run (a driver's check()): its path, or one line saying how to install it. */
+export function requireAgentCommand(agent: AgentCommand, root: string, searchPath: string | undefined): string {
+  const found = findExecutable(agent.command, root, searchPath);
+  if (found !== undefined) return found;
+  throw new PrerequisiteError(
+    agent.code,
+    `the ${agent.product} command "${agent.command}" was not found${agent.command.includes('/') ? '' : ' on PATH'}`,
+    `Install it (npm install -g ${agent.npmPackage}), or set ${agent.configKey} in .debussy/config.yaml to its path.`,
+  );
 }

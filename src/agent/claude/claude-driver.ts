@@ -3,9 +3,8 @@
  * with debussy's permissions, hooks and budget flag, the CLAUDE_* environment it reads, the checks
  * before a run, and the `[1m]` resume quirk. The core never builds a claude command line itself.
  */
+import { requireAgentCommand } from '../agent-launch.js';
 import type { DebussyConfig } from '../../config/index.js';
-import { PrerequisiteError } from '../../errors/index.js';
-import { findExecutable } from '../../process/find-executable.js';
 import { claudeWarnings } from './claude-warnings.js';
 import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
 import { startAgentSession, type AgentSession } from './claude-session.js';
@@ -46,14 +45,7 @@ export function createClaudeDriver(config: ClaudeDriverConfig): AgentDriver {
     capabilities: { perCallUsage: true, gracefulStop: true, resume: true, hooks: true },
 
     check(root: string, env: NodeJS.ProcessEnv): void {
-      const claudePath = findExecutable(config.claude_command, root, env.PATH);
-      if (claudePath === undefined) {
-        throw new PrerequisiteError(
-          'E_CLAUDE_NOT_FOUND',
-          `the Claude Code command "${config.claude_command}" was not found${config.claude_command.includes('/') ? '' : ' on PATH'}`,
-          'Install it (npm install -g @anthropic-ai/claude-code), or set claude_command in .debussy/config.yaml to its path.',
-        );
-      }
+      const claudePath = requireAgentCommand({ code: 'E_CLAUDE_NOT_FOUND', product: 'Claude Code', command: config.claude_command, configKey: 'claude_command', npmPackage: '@anthropic-ai/claude-code' }, root, env.PATH);
       if (isNativeBinaryStub(claudePath)) throw nativeBinaryMissing(config.claude_command);
       // A user's --settings that claude could not read would fail every session: said before any starts.
       const settingsProblem = userSettingsProblem(config.claude_args, root);

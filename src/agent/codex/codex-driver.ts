@@ -3,9 +3,8 @@
  * codex`: `codex app-server` with debussy's guard, permissions and model (codex-launch.ts),
  * sessions run by codex-session.ts.
  */
+import { requireAgentCommand } from '../agent-launch.js';
 import type { DebussyConfig } from '../../config/index.js';
-import { PrerequisiteError } from '../../errors/index.js';
-import { findExecutable } from '../../process/find-executable.js';
 import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
 import type { AgentSession } from '../agent-session.js';
 import { codexWarnings } from './codex-command.js';
@@ -31,13 +30,7 @@ export function createCodexDriver(config: CodexDriverConfig, priceCall?: PriceCa
     capabilities: { perCallUsage: true, gracefulStop: true, resume: true, hooks: true },
 
     check(root: string, env: NodeJS.ProcessEnv): void {
-      if (findExecutable(config.codex_command, root, env.PATH) === undefined) {
-        throw new PrerequisiteError(
-          'E_CODEX_NOT_FOUND',
-          `the Codex CLI command "${config.codex_command}" was not found${config.codex_command.includes('/') ? '' : ' on PATH'}`,
-          'Install it (npm install -g @openai/codex), or set codex_command in .debussy/config.yaml to its path.',
-        );
-      }
+      requireAgentCommand({ code: 'E_CODEX_NOT_FOUND', product: 'Codex CLI', command: config.codex_command, configKey: 'codex_command', npmPackage: '@openai/codex' }, root, env.PATH);
     },
 
     warnings(): string[] {

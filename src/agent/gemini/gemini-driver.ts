@@ -4,9 +4,8 @@
  * compression threshold above debussy's stop point (gemini-launch.ts), sessions run by
  * gemini-session.ts.
  */
+import { requireAgentCommand } from '../agent-launch.js';
 import type { DebussyConfig } from '../../config/index.js';
-import { PrerequisiteError } from '../../errors/index.js';
-import { findExecutable } from '../../process/find-executable.js';
 import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
 import type { AgentSession } from '../agent-session.js';
 import type { PriceCall } from '../call-usage.js';
@@ -30,13 +29,7 @@ export function createGeminiDriver(config: GeminiDriverConfig, priceCall?: Price
     capabilities: { perCallUsage: true, gracefulStop: true, resume: true, hooks: true },
 
     check(root: string, env: NodeJS.ProcessEnv): void {
-      if (findExecutable(config.gemini_command, root, env.PATH) === undefined) {
-        throw new PrerequisiteError(
-          'E_GEMINI_NOT_FOUND',
-          `the Gemini CLI command "${config.gemini_command}" was not found${config.gemini_command.includes('/') ? '' : ' on PATH'}`,
-          'Install it (npm install -g @google/gemini-cli), or set gemini_command in .debussy/config.yaml to its path.',
-        );
-      }
+      requireAgentCommand({ code: 'E_GEMINI_NOT_FOUND', product: 'Gemini CLI', command: config.gemini_command, configKey: 'gemini_command', npmPackage: '@google/gemini-cli' }, root, env.PATH);
     },
 
     warnings(root: string): string[] {
