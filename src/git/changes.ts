@@ -25,9 +25,17 @@ export async function untrackedFiles(root: string): Promise<string[]> {
   return splitNul(await gitStdout(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', ...scopePathspecs()]));
 }
 
+/** A commit as `git log` shows it: the body is the message after the subject line; the date the author's, ISO 8601. */
+export interface LoggedCommit {
+  sha: string;
+  subject: string;
+  body: string;
+  date: string;
+}
+
 /** Commits reachable from HEAD but not from `baseSha`, oldest first. Empty on an unborn branch. */
-export async function commitsSince(root: string, baseSha: string): Promise<{ sha: string; subject: string }[]> {
+export async function commitsSince(root: string, baseSha: string): Promise<LoggedCommit[]> {
   if ((await headSha(root)) === undefined) return [];
   const log = await gitQuery(root, ['log'], (git) => git.log(['--reverse', `${baseSha}..HEAD`, '--']));
-  return log.all.map((commit) => ({ sha: commit.hash, subject: commit.message }));
+  return log.all.map((commit) => ({ sha: commit.hash, subject: commit.message, body: commit.body, date: commit.date }));
 }

@@ -6,7 +6,7 @@ export { holdsCredential, judgeCredentialFile, looksLikeCredentialFile, type Cre
 export { filesHoldingCredentials } from './credential-contents.js';
 export { hashWorkingFiles } from './file-hashes.js';
 export { oversizedFiles } from './file-sizes.js';
-export { changedFilesSince, commitsSince } from './changes.js';
+export { changedFilesSince, commitsSince, type LoggedCommit } from './changes.js';
 export { diffSummary, formatDiffSummary, type FileChange } from './diff-summary.js';
-export { buildCommitMessage, PHASE_TRAILER, type CommitMessageInput } from './commit-message.js';
+export { buildCommitMessage, PHASE_TRAILER, readCommitMessage, type CommitMessageInput, type ReadCommitMessage } from './commit-message.js';
 export { DEBUSSY_RUN_DATA_PATHS } from './run-data.js';

@@ -54,7 +54,7 @@ export class PhaseCommits {
     const holdingCredentials = ctx.config.commit_secrets ? new Set<string>() : await filesHoldingCredentials(ctx.root, changed, ctx.recorder.redact);
     const scope = decideCommitScope({ userChanges: this.userChanges, changed, holdingCredentials, commitSecrets: ctx.config.commit_secrets, oversized });
     this.warnLeftOut(scope.leftOut);
-    const message = ctx.recorder.redact(buildCommitMessage({ planName: ctx.plan.name, ...input }));
+    const message = ctx.recorder.redact(buildCommitMessage({ planName: ctx.plan.name, ...input, ...(await this.progressToCarry(input.purpose)) }));
     const result = await commitPaths(ctx.root, message, scope.commit.filter((path) => !gone.has(path)));
     if (result.committed && result.sha) {
       ctx.recorder.record({ type: 'commit', phaseId: input.phaseId, sha: result.sha, message, files: result.files.length, purpose: input.purpose });
@@ -72,6 +72,14 @@ export class PhaseCommits {
       });
     }
     return undefined;
+  }
+
+  /** A queue worker's commits of an unfinished phase carry its progress (redacted whole before the commit cuts it) to the next worker. */
+  private async progressToCarry(purpose: CommitMessageInput['purpose']): Promise<Pick<CommitMessageInput, 'progress'>> {
+    const { ctx } = this;
+    if (ctx.progressInCommits !== true || (purpose !== 'checkpoint' && purpose !== 'interrupted')) return {};
+    const progress = (await ctx.recorder.state()).phases[this.phaseId]?.progress ?? [];
+    return { progress: progress.map((entry) => ctx.recorder.redact(entry.message)) };
   }
 
   private warnLeftOut(leftOut: readonly LeftOut[]): void {

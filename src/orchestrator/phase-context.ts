@@ -45,6 +45,8 @@ export interface PhaseContext {
   usagePause?: UsagePause;
   /** Writes back debussy's config and plan files if the agent deleted them (run-state-guard.ts); the paths it could not. */
   keepInputs?: () => string[];
+  /** A queue worker's run: checkpoint and interrupted commits carry the progress recorded (phase-commits.ts). */
+  progressInCommits?: boolean;
 }
 
 export type PhaseResult =

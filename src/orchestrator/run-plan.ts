@@ -17,7 +17,7 @@ import { agentForRun } from './agent-for-run.js';
 import { LiveRunFiles } from './live-run-files.js';
 import { RunInputs } from './run-inputs.js';
 import { SignalInbox } from '../agent-signals/signal-inbox.js';
-import type { PhaseContext, PhaseResult } from './phase-context.js';
+import type { PhaseCarry, PhaseContext, PhaseResult } from './phase-context.js';
 import { runPhase } from './phase-runner.js';
 import { checkPrerequisites, gateCommandsOf } from './preflight.js';
 import { reclaimDeadRun } from './reclaim-dead-run.js';
@@ -55,6 +55,10 @@ export interface RunPlanInput {
   configFile?: string;
   /** --queue: each phase runs on a queue worker (queue/submitter.ts) and merges here as under --parallel. */
   runAt?: ParallelInput['runAt'];
+  /** With `only`: where that phase starts instead (a queue worker taking over a phase another worker pushed: queue/takeover.ts). */
+  startCarry?: PhaseCarry;
+  /** The phase's checkpoint commits carry the progress recorded (a queue worker's: they travel to the worker that may take the phase over). */
+  progressInCommits?: boolean;
 }
 
 export interface RunPlanResult {
@@ -200,6 +204,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
       resumeCommand: input.resumeCommand,
       keepLiveFiles: guard.keepLiveFiles,
       keepInputs: guard.keepInputs,
+      ...(input.progressInCommits === true ? { progressInCommits: true } : {}),
     };
     const problems: string[] = [];
     let status: RunStatus = 'completed';
@@ -244,7 +249,8 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
         problems.push(`${phase.id} skipped (${why})`);
         continue;
       }
-      const result: PhaseResult = await runPhase(ctx, phase, resume.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 });
+      const carry = (phase.id === input.only ? input.startCarry : undefined) ?? resume.carry.get(phase.id) ?? { restarts: 0, retries: 0, sessions: 0 };
+      const result: PhaseResult = await runPhase(ctx, phase, carry);
       if (result.status === 'completed') {
         done.add(phase.id);
         if (result.verifiedOnly !== true) {

@@ -1,13 +1,15 @@
 /**
  * One phase job run in a worker's checkout exactly as `debussy run PLAN --only ID` runs it, in this
  * process: the project's config and plan as the run's branch holds them, the phase's sessions,
- * restarts, checkpoints, gates and commits. Only the master plan's Status cells are left alone:
- * the submitter writes them, in the run's branch (one writer, as under --parallel).
+ * restarts, checkpoints, gates and commits; a phase taken over from another worker starts from
+ * the checkpoint that worker pushed. Only the master plan's Status cells are left alone: the
+ * submitter writes them, in the run's branch (one writer, as under --parallel).
  */
 import path from 'node:path';
 import { loadProjectConfig } from '../config/index.js';
 import { runSpend } from '../cost/index.js';
 import { loadAuditedPlan } from '../orchestrator/preflight.js';
+import type { PhaseCarry } from '../orchestrator/phase-context.js';
 import { runPlan } from '../orchestrator/run-plan.js';
 import { combineReporters, type Reporter } from '../report/reporter.js';
 import type { RunState } from '../state/index.js';
@@ -22,6 +24,8 @@ export interface PhaseJobRun {
   forceStop: AbortSignal;
   env: NodeJS.ProcessEnv;
   worker: string;
+  /** The checkpoint the phase starts from when a worker before this one ran it (takeover.ts). */
+  takeover?: PhaseCarry;
 }
 
 export async function runPhaseJob(input: PhaseJobRun): Promise<Omit<PhaseJobResult, 'commitSha'>> {
@@ -36,6 +40,9 @@ export async function runPhaseJob(input: PhaseJobRun): Promise<Omit<PhaseJobResu
     reporter: combineReporters([...input.reporters, { runFinished: (state) => (final = state) }]),
     interrupt: input.interrupt, forceStop: input.forceStop, env: input.env,
     resumeCommand: `debussy run ${job.planPath} --only ${job.phaseId}`,
+    // Its checkpoints carry the progress recorded, for a worker that may have to take the phase over.
+    progressInCommits: true,
+    ...(input.takeover === undefined ? {} : { startCarry: input.takeover }),
     ...(resolved.file === undefined ? {} : { configFile: resolved.file }),
   });
   const status = result.status === 'running' ? 'aborted' : result.status;

@@ -4,14 +4,17 @@
  * goes and at the end. A stop (SIGTERM, Ctrl-C) stops the running phase as a Ctrl-C stops a run
  * (its work committed), pushes it as a checkpoint and gives the job back to the queue; a worker
  * killed outright loses its job once its lock expires, and another worker takes it up from the
- * last checkpoint pushed.
+ * last checkpoint pushed, its first session told what the earlier one left (takeover.ts).
  */
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { commitsSince } from '../git/index.js';
+import { plural } from '../report/format-units.js';
 import type { Reporter } from '../report/reporter.js';
 import { lockDurationMs, PHASE_QUEUE, requireConnected, type QueueConnection } from './connection.js';
 import { parsePhaseJob, type PhaseJobResult } from './phase-job.js';
 import { runPhaseJob } from './run-phase-job.js';
+import { decideTakeover } from './takeover.js';
 import { checkOutPhase, pushCheckpoints, pushPhase } from './worker-checkout.js';
 
 export interface WorkerInput {
@@ -42,10 +45,18 @@ export async function runWorker(input: WorkerInput): Promise<number> {
     const phase = parsed.value;
     input.log(`job ${String(job.id)}: phase ${phase.phaseId} of run ${phase.runId} (${phase.planPath})`);
     const start = await checkOutPhase(input.dir, phase);
+    const takeover = decideTakeover(phase, await commitsSince(input.dir, phase.baseSha));
+    if (takeover !== undefined) {
+      const entries = takeover.carry.resumedFrom?.progress.length ?? 0;
+      input.log(`job ${String(job.id)}: phase ${phase.phaseId} taken over at ${takeover.head.sha.slice(0, 12)} (${plural(takeover.commits, 'commit')} since its base, ${entries} progress ${entries === 1 ? 'entry' : 'entries'})`);
+    }
     const pusher = pushCheckpoints(input.dir, phase, pushEveryMs(input.env), start);
     let ran: Awaited<ReturnType<typeof runPhaseJob>>;
     try {
-      ran = await runPhaseJob({ dir: input.dir, job: phase, reporters: await input.reporters(), interrupt: input.stop, forceStop: input.forceStop, env: input.env, worker: name });
+      ran = await runPhaseJob({
+        dir: input.dir, job: phase, reporters: await input.reporters(), interrupt: input.stop, forceStop: input.forceStop, env: input.env, worker: name,
+        ...(takeover === undefined ? {} : { takeover: takeover.carry }),
+      });
     } finally {
       await pusher.stop();
     }

@@ -50,7 +50,7 @@ describe('changedFilesSince', () => {
 });
 
 describe('commitsSince', () => {
-  it('lists the commits made after the base, oldest first', async () => {
+  it('lists the commits made after the base, oldest first, with their bodies and dates', async () => {
     const { root } = await repo();
     const base = (await headSha(root)) ?? '';
     await git(root, 'commit', '--quiet', '--allow-empty', '-m', 'first\tafter\n\nbody text');
@@ -60,6 +60,9 @@ describe('commitsSince', () => {
     const commits = await commitsSince(root, base);
 
     expect(commits.map((commit) => commit.subject)).toEqual(['first\tafter', 'second after']);
+    // The body (what a worker taking a phase over reads its checkpoint from) and the author's date.
+    expect(commits.map((commit) => commit.body.trim())).toEqual(['body text', '']);
+    expect(Date.parse(commits[0]?.date ?? '')).not.toBeNaN();
     expect(commits[1]?.sha).toBe(head);
     expect(await commitsSince(root, head)).toEqual([]);
   });

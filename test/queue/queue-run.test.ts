@@ -23,6 +23,8 @@ import { redisServerPath, startRedisServer, type RedisServer } from '../support/
 const HAS_REDIS = redisServerPath() !== undefined;
 if (!HAS_REDIS) console.warn('warning: redis-server is not installed; the queue tests are skipped (.ci/run installs it)');
 
+/** A key of the Anthropic format the redactor knows: recorded as progress, it must reach no commit and no prompt. */
+const SECRET = 'sk-ant-api03-Qz7vW2pLx9TbN4mK8rYc';
 const CROSSING_USAGE = { input_tokens: 165_000 }; // 82.5% of sonnet's 200,000-token window: a restart, with a checkpoint commit
 
 let redis: RedisServer | undefined;
@@ -136,7 +138,7 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
     for (const worker of [a, b]) expect(await worker.done, worker.output()).toEqual({ code: 0, signal: null });
   });
 
-  it('a worker killed mid-phase is replaced: the phase goes on from its pushed checkpoint; a worker stopped by SIGTERM mid-phase pushes its work, gives its job back and leaves nothing running', async () => {
+  it('a worker killed mid-phase is replaced: the phase goes on from its pushed checkpoint, the new session told what it left; a worker stopped by SIGTERM mid-phase pushes its work, gives its job back and leaves nothing running', async () => {
     // Set as the workers start; the script reads them to tell the workers' sessions apart.
     const on: { killed?: Worker; stopped?: Worker } = {};
     const script = (req: RecordedRequest): ScriptedTurn => {
@@ -144,7 +146,9 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
       const phase = phaseOf(req);
       if (phase === '1' && ranIn(req, on.killed)) {
         // Past the crossing debussy restarts the session: its checkpoint commit is pushed, then the worker is killed in the next session.
-        return sessionKind(req) === 'checkpoint' ? ([bash('(sleep 24.1)'), done()][turn] ?? done()) : ([write('part1.txt', 'part one\n', { usage: CROSSING_USAGE }), done()][turn] ?? done());
+        return sessionKind(req) === 'checkpoint'
+          ? ([bash('(sleep 24.1)'), done()][turn] ?? done())
+          : ([bash(`debussy progress --phase 1 --message "part one written, token ${SECRET}"`), write('part1.txt', 'part one\n', { usage: CROSSING_USAGE }), done()][turn] ?? done());
       }
       if (phase === '1') return [bash('test -f part1.txt && echo resumed > resumed.txt'), bash('debussy done --phase 1'), done()][turn] ?? done();
       if (ranIn(req, on.stopped)) return [write('part2.txt', 'part two\n'), bash('(sleep 25.1)'), done()][turn] ?? done();
@@ -161,6 +165,7 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
     await waitFor('the checkpoint on the remote and the second session', async () => livePids(/^sleep 24\.1$/).length > 0 && (await git(bare, 'for-each-ref', '--format=%(refname)', 'refs/heads/debussy')).includes('/1'), 45_000);
     const branch1 = (await git(bare, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/debussy')).trim();
     expect(await git(bare, 'show', `${branch1}:part1.txt`)).toBe('part one\n');
+    const checkpoint1 = (await git(bare, 'rev-parse', branch1)).trim();
     await killTree(killed.child.pid ?? 0, 'SIGKILL');
 
     // A worker that joins takes the job up once the dead one's lock expires; it is stopped by SIGTERM in phase 2.
@@ -173,6 +178,8 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
     expect(await stopped.done, stopped.output()).toEqual({ code: 0, signal: null });
     for (const pid of below) expect(await isAlive(pid), `pid ${pid} left running`).toBe(false);
     expect(stopped.output()).toMatch(/stopped during phase 2; its work is pushed/);
+    const branch2 = (await git(bare, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/debussy')).trim().split('\n').find((ref) => ref.endsWith('/2')) ?? '';
+    const interrupted2 = (await git(bare, 'rev-parse', branch2)).trim();
 
     const last = await startWorker('last');
     const result = await run.done;
@@ -180,6 +187,24 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
     for (const file of ['part1.txt', 'resumed.txt', 'part2.txt', 'again.txt']) expect((await git(bare, 'show', `main:${file}`)).trim(), file).not.toBe('');
     const ended = eventsOf(await project!.journal(), 'phase_job').filter((e) => e.stage === 'ended');
     expect(ended.map((e) => [e.phaseId, e.worker?.endsWith(`:${last.child.pid}`) || e.worker?.endsWith(`:${stopped.child.pid}`)])).toEqual([['1', true], ['2', true]]);
+
+    // Each taking-over session starts from a checkpoint rebuilt from what travelled through git:
+    // that an earlier worker's session was killed (or stopped), its commits, files and recorded progress.
+    const firstPrompt = (phase: string, worker: Worker) => firstUserText(project!.api.mainRequests().find((r) => phaseOf(r) === phase && ranIn(r, worker) && assistantTurns(r) === 0)!);
+    const takeover1 = firstPrompt('1', stopped);
+    expect(takeover1).toMatch(/^# debussy checkpoint: continuing phase 1/);
+    expect(takeover1).toMatch(/worker .*was killed/);
+    expect(takeover1).toContain(checkpoint1.slice(0, 10));
+    expect(takeover1).toContain('## Progress recorded so far\n1. part one written, token [REDACTED]');
+    expect(takeover1).toMatch(/## Files changed since the phase started\n- part1\.txt/);
+    const takeover2 = firstPrompt('2', last);
+    expect(takeover2).toMatch(/^# debussy checkpoint: continuing phase 2/);
+    expect(takeover2).toMatch(/worker .*was stopped/);
+    expect(takeover2).toContain(interrupted2.slice(0, 10));
+    expect(takeover2).toMatch(/## Files changed since the phase started\n- part2\.txt/);
+    // The progress travelled in commit messages, redacted: no secret reached the remote.
+    expect(await git(bare, 'log', '--all', '--format=%B')).not.toContain(SECRET);
+    expect(takeover1).not.toContain(SECRET.slice(8));
     last.child.kill('SIGTERM');
     expect((await last.done).code).toBe(0);
   });
