@@ -19,7 +19,7 @@ import { CODEX_BIN, CODEX_TEST_MODEL, codexEnv } from '../support/codex.js';
 import { useCodexHome, useScriptedResponses } from '../support/codex-per-test.js';
 import { planFiles } from '../support/plan-files.js';
 import { git, tempGitRepo } from '../support/temp-git-repo.js';
-import { contextOverflowError, execCommand, rateLimitError, type RecordedResponsesRequest, type ResponsesTurn } from '../support/scripted-responses.js';
+import { applyPatch, contextOverflowError, execCommand, rateLimitError, toolOutputs, type RecordedResponsesRequest, type ResponsesTurn } from '../support/scripted-responses.js';
 import { CHECKPOINT_HEADING } from '../../src/prompt/restart-prompt.js';
 import { onTestFinished } from 'vitest';
 
@@ -42,7 +42,7 @@ function debussy(dir: string, args: string[], env: Record<string, string>): Prom
   });
 }
 
-const write = (file: string, text: string, id: string) => execCommand(`mkdir -p ${path.dirname(file)} && printf '%s\\n' '${text}' > ${file}`, id);
+const write = (file: string, text: string, id: string, before = '') => execCommand(`${before}mkdir -p ${path.dirname(file)} && printf '%s\\n' '${text}' > ${file}`, id);
 
 describe('debussy run --agent codex', () => {
   it('runs a phase through the real codex: the work is committed, the signal reaches the run, the gates decide', async () => {
@@ -76,9 +76,8 @@ describe('debussy run --agent codex', () => {
       const body = JSON.stringify(req.body);
       if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
       // Offered after the crossing, after a model's time to first token (as claude's restart tests
-      // give it): a stopped session never runs it. With no latency at all, a next response can reach
-      // codex's hook before debussy has read the notification that the crossing call's tools are
-      // done, and its tool runs (seen once under heavy load; docs/agents.md).
+      // give it): a stopped session never runs it. The next test answers at once while debussy is
+      // starved: the guard, armed at the decision, refuses it.
       if (body.includes('call_b')) return { kind: 'calls', calls: [write('c.txt', 'after the crossing', 'call_c')], latencyMs: 1500 };
       // Its context is above 40% of codex's window (the threshold here): the session stops after its tool.
       if (body.includes('call_a')) return { kind: 'calls', calls: [write('b.txt', 'second', 'call_b')], usage: { input_tokens: 120_000 } };
@@ -104,6 +103,67 @@ describe('debussy run --agent codex', () => {
     // The stop let the crossing call's own tool finish (b.txt) and both files went into the restart's checkpoint commit.
     expect(await git(dir, 'log', '--format=%s', '-1')).toMatch(/^debussy: checkpoint phase 1 \(restart 1\/3, context \d+%\)/);
     expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim().split('\n').sort()).toEqual(['a.txt', 'b.txt']);
+  });
+  it('a next response answered at once while debussy is starved: no tool runs after the crossing, the crossing call\'s own tools all do', async () => {
+    // The crossing response holds a slow command and an apply_patch (codex runs the patch after the
+    // command: its hook comes seconds after the crossing was decided). debussy is SIGSTOPped once
+    // the stop is decided, so it cannot read codex's report that those tools are done; codex asks
+    // again meanwhile and the scripted model answers at once with one more tool (call_c).
+    let nextRequested: (() => void) | undefined;
+    const nextRequest = new Promise<void>((resolve) => (nextRequested = resolve));
+    const patch = '*** Begin Patch\n*** Add File: b2.txt\n+patched by the crossing call\n*** End Patch\n';
+    const script = (req: RecordedResponsesRequest): ResponsesTurn => {
+      const body = JSON.stringify(req.body);
+      if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
+      // Once codex has heard back about call_c (refused or run): held, the interrupt ends it.
+      if (body.includes('"call_id":"call_c"')) return { kind: 'text', text: 'never read', latencyMs: 10_000 };
+      if (body.includes('call_b2')) {
+        nextRequested?.();
+        return { kind: 'calls', calls: [write('c.txt', 'after the crossing', 'call_c')] };
+      }
+      if (body.includes('call_a')) return { kind: 'calls', calls: [write('b.txt', 'second', 'call_b', 'sleep 3 && '), applyPatch(patch, 'call_b2')], usage: { input_tokens: 120_000 } };
+      return { kind: 'calls', calls: [execCommand('debussy progress --phase 1 --message "wrote a.txt" && echo first > a.txt', 'call_a')] };
+    };
+    const server = await useScriptedResponses({ script });
+    const home = await useCodexHome({ baseUrl: server.baseUrl });
+    const dir = await project([{ id: '1', title: 'Three files', gates: [{ name: 'all', command: 'test -f a.txt && test -f b.txt && test -f b2.txt' }] }], { context_threshold: 40, max_context_tokens: 0 });
+    const child = spawn(process.execPath, [DEBUSSY_BIN, 'run', 'plans/e2e/MASTER_PLAN.md', '--plain'], { cwd: dir, env: { ...codexEnv(home), CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    onTestFinished(() => void child.kill('SIGCONT'));
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const journalEvents = async () => {
+      const run = await latestRun(dir);
+      return run === undefined ? [] : (await readJournal(path.join(run.dir, 'journal.ndjson'))).events;
+    };
+    await waitFor('the stop to be decided', async () => (await journalEvents()).some((e) => e.type === 'stop_requested'), 60_000);
+    // The decision and whatever it does happen in one synchronous step; give it a moment anyway.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    child.kill('SIGSTOP');
+    const stoppedAt = Date.now();
+    // The crossing call's command is still sleeping: debussy has not seen its tools done.
+    expect(existsSync(path.join(dir, 'b.txt')), 'the crossing call\'s command had finished before debussy was stopped: the race was not run').toBe(false);
+    await nextRequest;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const resumedAt = Date.now();
+    child.kill('SIGCONT');
+    const code = await closed;
+    // The race was run: codex asked for the next response while debussy was stopped.
+    const next = server.responseRequests().find((req) => JSON.stringify(req.body).includes('call_b2') && !JSON.stringify(req.body).includes('"call_id":"call_c"'));
+    expect(next?.receivedAt).toBeGreaterThan(stoppedAt);
+    expect(next?.receivedAt).toBeLessThan(resumedAt);
+    // No tool ran after the crossing: call_c was refused by the guard...
+    expect(existsSync(path.join(dir, 'c.txt'))).toBe(false);
+    const told = server.responseRequests().find((req) => JSON.stringify(req.body).includes('"call_id":"call_c"'));
+    expect(toolOutputs(told!).find((o) => o.callId === 'call_c')?.output).toMatch(/^Command blocked by PreToolUse hook: debussy: this session is stopping/);
+    // ...and the crossing call's own tools both ran, the patch whose hook came after the decision too.
+    expect(existsSync(path.join(dir, 'b.txt'))).toBe(true);
+    expect(existsSync(path.join(dir, 'b2.txt'))).toBe(true);
+    expect(code, out).toBe(0);
+    const events = await journalEvents();
+    expect(events.filter((e) => e.type === 'restart')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'phase_ended')).toMatchObject([{ status: 'completed' }]);
   });
   it('a 429 past codex\'s own retries, then a context overflow: classified as for Claude Code, recovered, the phase completes', async () => {
     let limited = false;

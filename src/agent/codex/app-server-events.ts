@@ -11,6 +11,11 @@
  *   finished, before the next request; the window (258,400 for gpt-5.5: 95% of 272,000). On a
  *   resumed thread (no raw events there) it is the only per-call usage, and the first one, before
  *   turn/started, replays the saved thread's last call.
+ * - `rawResponseItem/completed` {item}: each item codex adds to the history, the response's output
+ *   items among them, each sent at its `output_item.done`, before the response's
+ *   `rawResponse/completed`. A tool call's item (function_call, custom_tool_call, local_shell_call)
+ *   carries its `call_id`, which the PreToolUse hook gets as `tool_use_id`: the stop guard lets
+ *   through the calls of the stop's own response by it (codex-stop.ts).
  * - item/started, item/completed: commandExecution (shell), fileChange (apply_patch), mcpToolCall,
  *   agentMessage, contextCompaction. A call refused by a PreToolUse hook has no item at all.
  * - error {error, willRetry}; turn/completed {turn: {status completed|interrupted|failed, error}}.
@@ -46,6 +51,10 @@ export interface CodexParseState {
   responseOpen: boolean;
   /** Calls whose tools have all finished (thread/tokenUsage/updated has come for them). */
   settledCalls: number;
+  /** The tool call ids of the response under way (rawResponseItem/completed), until its rawResponse/completed. */
+  openResponseCallIds: string[];
+  /** The tool call ids of each call that had any, by the call's number (1-based, as totals.calls). */
+  callIdsByCall: Map<number, readonly string[]>;
   /** thread/start asked for raw events (a resumed thread gets none). */
   rawEventsAsked: boolean;
   /** rawResponse/completed seen: from then on usage comes from it alone. */
@@ -75,6 +84,8 @@ export function newCodexParseState(options: { redact?: Redactor; priceCall?: Pri
     turnEnded: false,
     responseOpen: false,
     settledCalls: 0,
+    openResponseCallIds: [],
+    callIdsByCall: new Map(),
     rawUsage: false,
     compactionFrom: undefined,
     lastThreadTotal: undefined,
@@ -103,7 +114,6 @@ const IGNORED = new Set([
   'hook/completed',
   'turn/diff/updated',
   'turn/plan/updated',
-  'rawResponseItem/completed',
   'item/agentMessage/delta',
   'item/commandExecution/outputDelta',
   'item/commandExecution/terminalInteraction',
@@ -186,6 +196,11 @@ function onNotification(method: string, params: JsonRecord, state: CodexParseSta
       return [{ type: 'request_started' }];
     case 'rawResponse/completed':
       return onRawUsage(params, state);
+    case 'rawResponseItem/completed': {
+      const callId = toolCallIdOf(recordField(params, 'item'));
+      if (callId !== undefined) state.openResponseCallIds.push(callId);
+      return [];
+    }
     case 'thread/tokenUsage/updated':
       return onTokenUsage(params, state);
     case 'item/started':
@@ -215,13 +230,35 @@ function usageOf(record: JsonRecord | undefined): CallUsage | undefined {
   };
 }
 
+/** A tool call's `call_id`: the output items the model asks a tool with. Any other item (a message, a tool's output): undefined. */
+export function toolCallIdOf(item: JsonRecord | undefined): string | undefined {
+  if (item === undefined) return undefined;
+  const type = stringField(item, 'type');
+  if (type !== 'function_call' && type !== 'custom_tool_call' && type !== 'local_shell_call') return undefined;
+  const callId = stringField(item, 'call_id');
+  return callId === '' ? undefined : callId;
+}
+
+/**
+ * The tool call ids of call `call` (1-based): a complete call's, or, for the call after the last
+ * complete one, those its response has streamed so far.
+ */
+export function toolCallIdsOfCall(state: CodexParseState, call: number): readonly string[] {
+  if (call === state.totals.calls + 1) return state.openResponseCallIds;
+  return state.callIdsByCall.get(call) ?? [];
+}
+
 function onRawUsage(params: JsonRecord, state: CodexParseState): AgentEvent[] {
   const usage = usageOf(recordField(params, 'usage'));
   const responseId = stringField(params, 'responseId');
+  const callIds = state.openResponseCallIds;
+  state.openResponseCallIds = [];
   if (usage === undefined || responseId === undefined) return [];
   state.rawUsage = true;
   state.responseOpen = false;
-  return callEvents(state.totals, responseId, usage);
+  const events = callEvents(state.totals, responseId, usage);
+  if (callIds.length > 0) state.callIdsByCall.set(state.totals.calls, callIds);
+  return events;
 }
 
 function onTokenUsage(params: JsonRecord, state: CodexParseState): AgentEvent[] {

@@ -56,7 +56,6 @@ export const OPTED_OUT_NOTIFICATIONS: readonly string[] = [
   'item/reasoning/textDelta',
   'item/fileChange/outputDelta',
   'item/plan/delta',
-  'rawResponseItem/completed',
   'thread/readState/changed',
 ];
 

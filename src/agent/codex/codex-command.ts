@@ -6,7 +6,7 @@
  */
 import type { ApprovalPolicy, SandboxMode, ThreadSettings } from './app-server-protocol.js';
 import type { JsonRecord } from '../json-fields.js';
-import { stopGuardCommand, type HookMatcher } from '../stop-guard.js';
+import { stopGuardByCallCommand, type HookMatcher } from '../stop-guard.js';
 
 export type TomlValue = string | number | boolean | readonly TomlValue[] | { readonly [key: string]: TomlValue };
 
@@ -51,14 +51,15 @@ export function configFlags(overrides: Readonly<Record<string, TomlValue>>): str
 export type CodexHooks = Record<string, HookMatcher[]>;
 
 /**
- * debussy's PreToolUse guard for codex: once the stop file exists, every tool call is refused
- * (exit 2: codex does not run it and answers the model "Command blocked by PreToolUse hook: <stderr>").
+ * debussy's PreToolUse guard for codex: once the stop file exists, every tool call it does not list
+ * is refused (exit 2: codex does not run it and answers the model "Command blocked by PreToolUse
+ * hook: <stderr>"). The hook's input names the call (`tool_use_id`, the call_id; measured).
  * codex runs hooks only when trusted; the thread's `bypass_hook_trust` (threadConfig) trusts them.
  * codex's PreCompact hook cannot refuse a compaction (measured), so none is installed: debussy
  * stops a session before codex would compact.
  */
 export function debussyCodexHooks(stopFile: string): CodexHooks {
-  return { PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command: stopGuardCommand(stopFile) }] }] };
+  return { PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command: stopGuardByCallCommand(stopFile) }] }] };
 }
 
 export interface AppServerCommandInput {

@@ -2,9 +2,10 @@
  * One debussy session through `codex app-server`: one process, one thread (started, or resumed
  * from codex's saved rollout), one turn with the prompt. Its notifications become AgentEvents
  * (app-server-events.ts) as they arrive, are logged, and the session stops gracefully on request
- * (codex-stop.ts: the guard refuses new tool calls, turn/interrupt ends the turn, closing stdin ends
- * codex and its tools). Whatever way it ends, no process of the session is left behind. It has the
- * shape of the claude session (AgentSession), so the orchestrator can run either.
+ * (codex-stop.ts: from the decision on, the guard refuses every tool call but the stop's own call's,
+ * turn/interrupt ends the turn, closing stdin ends codex and its tools). Whatever way it ends, no
+ * process of the session is left behind. It has the shape of the claude session (AgentSession), so
+ * the orchestrator can run either.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -22,7 +23,7 @@ import { SessionLogs, type LogFailure } from '../session-logs.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from '../session-processes.js';
 import { createStopGuard, type StopGuard } from '../stop-guard.js';
 import * as rpc from './app-server-protocol.js';
-import { appServerMessageEvents, newCodexParseState, type CodexParseState } from './app-server-events.js';
+import { appServerMessageEvents, newCodexParseState, toolCallIdsOfCall, type CodexParseState } from './app-server-events.js';
 import { codexLaunch, type CodexLaunchInput } from './codex-launch.js';
 import { codexStopStep } from './codex-stop.js';
 import type { PriceCall } from '../call-usage.js';
@@ -84,7 +85,9 @@ class CodexSession implements AgentSession {
   private lastApiError: ApiErrorEvent | undefined;
   private lastRetry: ApiRetryEvent | undefined;
   private stderrTail = '';
-  private stop = { requested: false, immediate: false, reason: undefined as string | undefined, atCall: 0, drainExpired: false, guardArmed: false };
+  private stop = { requested: false, immediate: false, reason: undefined as string | undefined, atCall: 0, drainExpired: false };
+  /** The stop file's list as last written (one id a line); undefined while the guard is off. */
+  private guardList: string | undefined;
   private interruptSent = false;
   private stdinClosed = false;
   private killRequested = false;
@@ -285,10 +288,12 @@ class CodexSession implements AgentSession {
       calls: this.state.totals.calls,
       stopCall: this.stop.atCall,
       settledCalls: this.state.settledCalls,
+      stopCallIds: this.stop.requested ? toolCallIdsOfCall(this.state, this.stop.atCall) : [],
     });
-    if (decision.armGuard && !this.stop.guardArmed) {
-      this.stop.guardArmed = true;
-      this.guard.arm();
+    const list = decision.guardAllows?.join('\n');
+    if (list !== undefined && list !== this.guardList) {
+      this.guardList = list;
+      this.guard.arm(decision.guardAllows);
     }
     if (decision.step === 'interrupt') {
       const { threadId, turnId } = this.state;

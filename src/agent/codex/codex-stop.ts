@@ -4,8 +4,11 @@
  * (turn/completed, status interrupted) but leaves a running tool alive until stdin closes; closing
  * stdin ends the app-server (exit 0) and kills what its tools left. A tool starts at its output
  * item, before the response's usage is known, so the tools of the response a stop was decided on
- * are the turn's own and may finish, as with claude; from the interrupt on, the PreToolUse guard
- * refuses any call that would still come.
+ * are the turn's own and may finish, as with claude. The PreToolUse guard is armed the moment the
+ * stop is decided, and lets through only the calls of that response, by call id (the hook's
+ * `tool_use_id`): codex asks for its next response as soon as those tools are done, and a tool of
+ * that response must not run even when debussy has not yet read that they are (#26). From the
+ * interrupt on, or for an immediate stop, it refuses every call.
  */
 
 export interface CodexStopFacts {
@@ -30,6 +33,8 @@ export interface CodexStopFacts {
    * running items alone cannot tell.
    */
   settledCalls: number;
+  /** The tool call ids of the stop's call that have come so far (all of them once its response is complete). */
+  stopCallIds: readonly string[];
 }
 
 export type CodexStopStep =
@@ -44,15 +49,21 @@ export type CodexStopStep =
 
 export interface CodexStopDecision {
   step: CodexStopStep;
-  /** Refuse every tool call from now on (the stop file of the PreToolUse guard). */
-  armGuard: boolean;
+  /**
+   * The PreToolUse guard: undefined leaves it off; once set, only the tool calls it lists may run
+   * (its stop file). The stop's own calls while they may still finish; none once the turn is being
+   * ended, or for an immediate stop.
+   */
+  guardAllows: readonly string[] | undefined;
 }
 
 export function codexStopStep(facts: CodexStopFacts): CodexStopDecision {
   const step = nextStep(facts);
-  // Armed with the interrupt, not before: a call of the stop's own response may reach its hook
-  // after the stop was decided (its item/started can follow the usage), and is the turn's own.
-  return { step, armGuard: facts.stopRequested && (step === 'interrupt' || step === 'close' || facts.interruptSent || facts.stdinClosed) };
+  if (!facts.stopRequested) return { step, guardAllows: undefined };
+  // A call of the stop's own response may reach its hook after the stop was decided (codex runs an
+  // apply_patch after the command before it, measured), and is the turn's own.
+  const ending = facts.immediate || step === 'interrupt' || step === 'close' || facts.interruptSent || facts.stdinClosed;
+  return { step, guardAllows: ending ? [] : facts.stopCallIds };
 }
 
 function nextStep(facts: CodexStopFacts): CodexStopStep {

@@ -1,7 +1,7 @@
 /** The app-server parser on lines the recordings do not cover: fallbacks, repeats, the unexpected. */
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/agent-events.js';
-import { newCodexParseState, parseAppServerLine, type CodexParseState } from '../../../src/agent/codex/app-server-events.js';
+import { newCodexParseState, parseAppServerLine, toolCallIdOf, toolCallIdsOfCall, type CodexParseState } from '../../../src/agent/codex/app-server-events.js';
 import { codexTool, modelCommand } from '../../../src/agent/codex/codex-tools.js';
 import { outputFailed, patchFiles } from '../../../src/agent/codex/rollout-events.js';
 
@@ -73,6 +73,42 @@ describe('parseAppServerLine', () => {
       { type: 'api_retry', attempt: 2, maxRetries: 5, delayMs: 0, errorStatus: 502 },
       { type: 'api_error', errorType: 'billing_error', text: 'Quota exceeded. Check your plan and billing details.' },
     ]);
+  });
+});
+
+describe("a response's tool call ids (rawResponseItem/completed)", () => {
+  it.each<[string, Record<string, unknown> | undefined, string | undefined]>([
+    ['function_call (exec_command)', { type: 'function_call', id: 'fc_1', name: 'exec_command', arguments: '{}', call_id: 'call_a' }, 'call_a'],
+    ['custom_tool_call (apply_patch)', { type: 'custom_tool_call', id: 'ctc_1', name: 'apply_patch', input: '', call_id: 'call_b' }, 'call_b'],
+    ['local_shell_call', { type: 'local_shell_call', id: 'lsc_1', call_id: 'call_c', action: {} }, 'call_c'],
+    ["a tool's output is not a call", { type: 'function_call_output', call_id: 'call_a', output: '' }, undefined],
+    ['a message', { type: 'message', role: 'assistant', content: [] }, undefined],
+    ['reasoning', { type: 'reasoning', id: 'rs_1', summary: [] }, undefined],
+    ['a call without call_id', { type: 'function_call', id: 'fc_1', name: 'x' }, undefined],
+    ['an empty call_id', { type: 'function_call', call_id: '' }, undefined],
+    ['a call_id that is not a string', { type: 'function_call', call_id: 7 }, undefined],
+    ['no item', undefined, undefined],
+  ])('%s', (_name, item, id) => {
+    expect(toolCallIdOf(item)).toBe(id);
+  });
+
+  it("keeps each call's ids by its number; the response under way has those it has sent so far", () => {
+    const state = newCodexParseState();
+    const item = (value: Record<string, unknown>) => ({ method: 'rawResponseItem/completed', params: { threadId: 't', turnId: 'u', item: value } });
+    const completed = (id: string) => ({ method: 'rawResponse/completed', params: { threadId: 't', turnId: 'u', responseId: id, usage: usage(1_000) } });
+    const events = feed(
+      state,
+      started,
+      item({ type: 'message', role: 'user', content: [] }),
+      item({ type: 'function_call', call_id: 'call_a' }),
+      item({ type: 'custom_tool_call', call_id: 'call_b' }),
+    );
+    expect(events.filter((e) => e.type === 'unparsed_line')).toEqual([]);
+    expect(toolCallIdsOfCall(state, 1)).toEqual(['call_a', 'call_b']);
+    feed(state, completed('r1'), item({ type: 'function_call_output', call_id: 'call_a' }), tokenUsage(usage(1_000), 1_000), item({ type: 'function_call', call_id: 'call_c' }));
+    expect([1, 2, 3].map((call) => toolCallIdsOfCall(state, call))).toEqual([['call_a', 'call_b'], ['call_c'], []]);
+    feed(state, completed('r2'), tokenUsage(usage(1_000), 2_000), item({ type: 'message', role: 'assistant', content: [] }), completed('r3'));
+    expect([0, 1, 2, 3, 4].map((call) => toolCallIdsOfCall(state, call))).toEqual([[], ['call_a', 'call_b'], ['call_c'], [], []]);
   });
 });
 

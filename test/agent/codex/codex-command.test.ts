@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appServerCommand, codexPermissions, configFlags, debussyCodexHooks, threadSettings, tomlString, tomlValue } from '../../../src/agent/codex/codex-command.js';
+import { stopGuardByCallCommand } from '../../../src/agent/stop-guard.js';
 import {
   answerServerRequest,
   classifyMessage,
@@ -35,10 +36,11 @@ describe('TOML for `codex -c key=value`', () => {
 });
 
 describe("debussy's codex command line", () => {
-  it("runs app-server with debussy's stop guard as an inline PreToolUse hook, the user's args last", () => {
+  it("runs app-server with debussy's call-aware stop guard as an inline PreToolUse hook, the user's args last", () => {
     const hooks = debussyCodexHooks("/tmp/debussy-stop-it's");
     const guard = hooks.PreToolUse?.[0]?.hooks[0]?.command;
-    expect(guard).toBe(`test -e '/tmp/debussy-stop-it'\\''s' && { echo 'debussy: this session is stopping; do not start new work' >&2; exit 2; }; exit 0`);
+    expect(guard).toBe(stopGuardByCallCommand("/tmp/debussy-stop-it's"));
+    expect(guard).toContain(`test -e '/tmp/debussy-stop-it'\\''s' || exit 0;`);
     expect(appServerCommand({ command: '/opt/codex', hooks, extraArgs: ['-c', 'model_reasoning_effort="high"'] })).toEqual({
       command: '/opt/codex',
       args: ['app-server', '-c', `hooks.PreToolUse=[{matcher="",hooks=[{type="command",command=${tomlString(guard!)}}]}]`, '-c', 'model_reasoning_effort="high"'],

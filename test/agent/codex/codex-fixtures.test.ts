@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/agent-events.js';
-import { newCodexParseState, parseAppServerLine } from '../../../src/agent/codex/app-server-events.js';
+import { newCodexParseState, parseAppServerLine, toolCallIdsOfCall } from '../../../src/agent/codex/app-server-events.js';
 import { sessionOutcomeOf } from '../../../src/agent/session-outcome.js';
 import { classifySessionEnd } from '../../../src/recovery/classify.js';
 import { newRolloutParseState, parseRolloutLine } from '../../../src/agent/codex/rollout-events.js';
@@ -66,6 +66,8 @@ const expected: Record<string, Expected & { rollout?: Partial<Expected> | false 
   'tool-session': { status: 'completed', calls: 2, tools: ['Bash: echo hi > out.txt && echo wrote'] },
   'parallel-calls': { status: 'completed', calls: 2, tools: ['Bash: sleep 1; echo a', 'Bash: sleep 1; echo b'] },
   'apply-patch': { status: 'completed', calls: 2, tools: ['apply_patch: notes.md'] },
+  // Recorded with rawResponseItem/completed (the others were recorded when debussy opted out of it).
+  'call-ids': { status: 'completed', calls: 3, tools: ['Bash: sleep 1; echo one', 'apply_patch: p.txt', 'Bash: echo two'] },
   // A refused call has no item in the app-server; the rollout keeps it, its output the refusal.
   'hook-blocked': { status: 'completed', calls: 2, tools: [], rollout: { tools: ['Bash: echo one > one.txt'] } },
   interrupted: { status: 'interrupted', calls: 1, tools: ['Bash: sleep 30; echo interrupt-1795728205987'] },
@@ -124,6 +126,12 @@ describe('the recorded codex 0.171.0 sessions', () => {
 });
 
 describe('what the parsers make of the recordings', () => {
+  it("call-ids: each call's tool call ids, from rawResponseItem/completed", async () => {
+    const state = newCodexParseState({ priceCall });
+    for (const line of await loadCodexFixture(VERSION, 'call-ids', 'app-server')) parseAppServerLine(line, state);
+    expect([1, 2, 3, 4].map((call) => toolCallIdsOfCall(state, call))).toEqual([['call_slow', 'call_patch'], ['call_next'], [], []]);
+  });
+
   it('tool-session: usage once per response id, before the tool starts; the context is input_tokens', async () => {
     const events = await appServerEvents('tool-session');
     const types = events.map((e) => e.type);
