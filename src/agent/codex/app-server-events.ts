@@ -231,6 +231,17 @@ function usageOf(record: JsonRecord | undefined): CallUsage | undefined {
 }
 
 /** A tool call's `call_id`: the output items the model asks a tool with. Any other item (a message, a tool's output): undefined. */
+/**
+ * Whether a line of codex's stdout goes into the session's raw log. rawResponseItem/completed
+ * repeats every item of the history (a tool's whole output, the model's messages, codex's own
+ * instructions at the turn's start), which the item/* notifications carry already: only its tool
+ * calls are kept (their ids are what the stop guard reads), so a long tool output is not logged twice.
+ */
+export function keepInRawLog(message: AppServerMessage | undefined): boolean {
+  if (message?.kind !== 'notification' || message.method !== 'rawResponseItem/completed') return true;
+  return toolCallIdOf(recordField(message.params, 'item')) !== undefined;
+}
+
 export function toolCallIdOf(item: JsonRecord | undefined): string | undefined {
   if (item === undefined) return undefined;
   const type = stringField(item, 'type');

@@ -23,7 +23,7 @@ import { SessionLogs, type LogFailure } from '../session-logs.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from '../session-processes.js';
 import { createStopGuard, type StopGuard } from '../stop-guard.js';
 import * as rpc from './app-server-protocol.js';
-import { appServerMessageEvents, newCodexParseState, toolCallIdsOfCall, type CodexParseState } from './app-server-events.js';
+import { appServerMessageEvents, keepInRawLog, newCodexParseState, toolCallIdsOfCall, type CodexParseState } from './app-server-events.js';
 import { codexLaunch, type CodexLaunchInput } from './codex-launch.js';
 import { codexStopStep } from './codex-stop.js';
 import type { PriceCall } from '../call-usage.js';
@@ -212,13 +212,13 @@ class CodexSession implements AgentSession {
     for await (const batch of readLineBytesBatches(child.stdout)) {
       for (let i = 0; i < batch.lines.length; i++) {
         const line = batch.lines[i] as string;
-        this.logs.rawLine(line, batch.bytes[i]);
         let message: rpc.AppServerMessage | undefined;
         try {
           message = rpc.classifyMessage(JSON.parse(line));
         } catch {
           message = undefined;
         }
+        if (keepInRawLog(message)) this.logs.rawLine(line, batch.bytes[i]);
         for (const event of appServerMessageEvents(message, line, this.state)) this.handle(event);
         if (message !== undefined) this.converse(message, thread);
         this.advance();

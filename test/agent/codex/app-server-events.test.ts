@@ -1,7 +1,8 @@
 /** The app-server parser on lines the recordings do not cover: fallbacks, repeats, the unexpected. */
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/agent-events.js';
-import { newCodexParseState, parseAppServerLine, toolCallIdOf, toolCallIdsOfCall, type CodexParseState } from '../../../src/agent/codex/app-server-events.js';
+import { keepInRawLog, newCodexParseState, parseAppServerLine, toolCallIdOf, toolCallIdsOfCall, type CodexParseState } from '../../../src/agent/codex/app-server-events.js';
+import { classifyMessage } from '../../../src/agent/codex/app-server-protocol.js';
 import { codexTool, modelCommand } from '../../../src/agent/codex/codex-tools.js';
 import { outputFailed, patchFiles } from '../../../src/agent/codex/rollout-events.js';
 
@@ -109,6 +110,21 @@ describe("a response's tool call ids (rawResponseItem/completed)", () => {
     expect([1, 2, 3].map((call) => toolCallIdsOfCall(state, call))).toEqual([['call_a', 'call_b'], ['call_c'], []]);
     feed(state, completed('r2'), tokenUsage(usage(1_000), 2_000), item({ type: 'message', role: 'assistant', content: [] }), completed('r3'));
     expect([0, 1, 2, 3, 4].map((call) => toolCallIdsOfCall(state, call))).toEqual([[], ['call_a', 'call_b'], ['call_c'], [], []]);
+  });
+});
+
+describe("the session's raw log", () => {
+  const raw = (item: Record<string, unknown>) => classifyMessage({ method: 'rawResponseItem/completed', params: { threadId: 't', turnId: 'u', item } });
+  it.each<[string, ReturnType<typeof classifyMessage>, boolean]>([
+    ['a tool call (its id is what the stop guard reads)', raw({ type: 'function_call', call_id: 'call_a', arguments: '{}' }), true],
+    ["a tool's output (item/completed has it already)", raw({ type: 'function_call_output', call_id: 'call_a', output: 'x'.repeat(100) }), false],
+    ["a message or codex's instructions", raw({ type: 'message', role: 'developer', content: [] }), false],
+    ['reasoning', raw({ type: 'reasoning', summary: [] }), false],
+    ['any other notification', classifyMessage({ method: 'item/completed', params: { item: { type: 'commandExecution' } } }), true],
+    ['a response', classifyMessage({ id: 1, result: {} }), true],
+    ['a line that is not JSON-RPC', undefined, true],
+  ])('%s: kept %s', (_name, message, kept) => {
+    expect(keepInRawLog(message)).toBe(kept);
   });
 });
 
