@@ -62,7 +62,11 @@ export function codexEnv(home: string): Record<string, string> {
     if (value === undefined || INHERITED_PREFIXES_TO_DROP.some((prefix) => key.startsWith(prefix))) continue;
     env[key] = value;
   }
-  return { ...env, CODEX_HOME: home, [CODEX_KEY_ENV]: CODEX_TEST_KEY, RUST_LOG: 'error' };
+  // codex runs its tools in a login shell (bash -lc), which sources ~/.profile: on this machine
+  // pyenv's init and its `pyenv rehash`, whose lock, left behind by a shell a test killed mid-way,
+  // made every later login shell wait 60 s. A home of its own keeps the developer's shell set-up
+  // out of the tests, as claudeEnv does for claude.
+  return { ...env, HOME: home, CODEX_HOME: home, [CODEX_KEY_ENV]: CODEX_TEST_KEY, RUST_LOG: 'error' };
 }
 
 /** The rollout files codex wrote under `home` (sessions/YYYY/MM/DD/rollout-*-<thread id>.jsonl). */
