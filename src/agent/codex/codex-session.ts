@@ -7,20 +7,17 @@
  * process of the session is left behind. It has the shape of the claude session (AgentSession), so
  * the orchestrator can run either.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { AgentProcessError, type DebussyError } from '../../errors/index.js';
-import { processStartTime } from '../../process/identity.js';
-import { tailText } from '../../redact/index.js';
 import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from '../agent-events.js';
-import { launchProblem, spawnFailure } from '../agent-launch.js';
 import type { AgentSession, SessionEnd } from '../agent-session.js';
 import { EventQueue } from '../event-queue.js';
 import { ConsumerCalls } from '../consumer-calls.js';
-import { finishReading, readLineBytesBatches } from '../line-reader.js';
+import { readLineBytesBatches } from '../line-reader.js';
 import { sessionOutcomeOf } from '../session-outcome.js';
 import { SessionLogs, type LogFailure } from '../session-logs.js';
-import { SESSION_MARKER_VAR, SessionProcesses } from '../session-processes.js';
+import { SpawnedAgent } from '../spawned-agent.js';
 import { createStopGuard, type StopGuard } from '../stop-guard.js';
 import * as rpc from './app-server-protocol.js';
 import { appServerMessageEvents, keepInRawLog, newCodexParseState, toolCallIdsOfCall, type CodexParseState } from './app-server-events.js';
@@ -54,7 +51,6 @@ export interface CodexSessionOptions {
 
 const DEFAULT_STOP_GRACE_MS = 5_000;
 const DEFAULT_RESPONSE_DRAIN_MS = 30_000;
-const STDERR_TAIL_CHARS = 4_096;
 const CLIENT = { name: 'debussy', version: '1' };
 const INSTALL_HINT = 'Install the Codex CLI (npm install -g @openai/codex) or set codex_command in the config to its full path.';
 
@@ -70,28 +66,22 @@ class CodexSession implements AgentSession {
   readonly startTime: number | undefined;
   readonly ended: Promise<SessionEnd>;
 
-  private readonly startedAt = Date.now();
   private readonly graceMs: number;
   private readonly queue = new EventQueue<AgentEvent>();
   private readonly state: CodexParseState;
   private readonly logs: SessionLogs;
   private readonly guard: StopGuard;
-  private readonly child: ChildProcessWithoutNullStreams | undefined;
-  private readonly processes: SessionProcesses | undefined;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly agent: SpawnedAgent;
   private nextId = 1;
   private readonly requests = new Map<rpc.RequestId, string>();
   private result: ResultEvent | undefined;
   private lastApiError: ApiErrorEvent | undefined;
   private lastRetry: ApiRetryEvent | undefined;
-  private stderrTail = '';
   private stop = { requested: false, immediate: false, reason: undefined as string | undefined, atCall: 0, drainExpired: false };
   /** The stop file's list as last written (one id a line); undefined while the guard is off. */
   private guardList: string | undefined;
   private interruptSent = false;
   private stdinClosed = false;
-  private killRequested = false;
-  private exited = false;
   private readonly consumer = new ConsumerCalls();
 
   constructor(private readonly options: CodexSessionOptions) {
@@ -101,30 +91,15 @@ class CodexSession implements AgentSession {
     this.guard = createStopGuard(this.marker);
     const launch = codexLaunch({ ...options.launch, cwd: options.cwd, stopFile: this.guard.stopFile });
     for (const note of launch.notes) this.logs.note(`codex: ${note}`);
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
-    env[SESSION_MARKER_VAR] = this.marker;
-    let failure: DebussyError | undefined = launchProblem(launch.command, options.cwd, env.PATH, CODEX_INSTALL_HINT);
-    if (failure?.code === 'E_AGENT_NOT_FOUND') failure = new AgentProcessError('E_AGENT_NOT_FOUND', `The codex command "${launch.command}" was not found or is not executable.`, { exitKind: 'prerequisites', hint: INSTALL_HINT });
-    let child: ChildProcessWithoutNullStreams | undefined;
-    if (failure === undefined) {
-      try {
-        // Its own process group: a Ctrl-C at the terminal reaches debussy, which stops the session in order.
-        child = spawn(launch.command, launch.args, { cwd: options.cwd, env, detached: true, stdio: 'pipe' });
-      } catch (error) {
-        failure = spawnFailure(launch.command, error, CODEX_INSTALL_HINT);
-      }
-    }
-    this.child = child?.pid === undefined ? undefined : child;
-    this.pid = this.child?.pid ?? 0;
-    this.startTime = this.child === undefined ? undefined : processStartTime(this.pid);
-    if (this.child === undefined) {
-      this.processes = undefined;
-      this.ended = this.failToStart(failure ?? spawnFailure(launch.command, new Error('no process was started'), CODEX_INSTALL_HINT));
-    } else {
-      this.processes = new SessionProcesses({ pid: this.pid, ...(this.startTime === undefined ? {} : { startTime: this.startTime }) }, this.marker);
-      this.ended = this.run(this.child, launch.thread);
-    }
+    this.agent = new SpawnedAgent({
+      command: launch.command, cwd: options.cwd, env: options.env, marker: this.marker, installHint: CODEX_INSTALL_HINT,
+      prepare: (env) => ({ args: launch.args, env }),
+      notFound: () => new AgentProcessError('E_AGENT_NOT_FOUND', `The codex command "${launch.command}" was not found or is not executable.`, { exitKind: 'prerequisites', hint: INSTALL_HINT }),
+    });
+    this.pid = this.agent.pid;
+    this.startTime = this.agent.startTime;
+    const child = this.agent.child;
+    this.ended = child === undefined ? this.failToStart(this.agent.failure as DebussyError) : this.run(child, launch.thread);
     this.ended.catch(noop);
   }
 
@@ -133,14 +108,14 @@ class CodexSession implements AgentSession {
   }
 
   requestStop(reason: string, options: { immediate?: boolean } = {}): void {
-    if (this.exited || this.killRequested) return;
+    if (this.agent.exited || this.agent.killRequested) return;
     if (!this.stop.requested) {
       const atCall = this.consumer.at(this.state.totals.calls);
       // A response still streaming is the turn the stop was decided in: its usage comes at its end.
       const current = atCall === this.state.totals.calls && this.state.responseOpen ? 1 : 0;
       this.stop = { ...this.stop, requested: true, reason, atCall: atCall + current };
       this.logs.note(`stop requested: ${reason}`);
-      this.after(this.options.responseDrainMs ?? DEFAULT_RESPONSE_DRAIN_MS, () => {
+      this.agent.after(this.options.responseDrainMs ?? DEFAULT_RESPONSE_DRAIN_MS, () => {
         this.stop.drainExpired = true;
         this.advance();
       });
@@ -150,16 +125,11 @@ class CodexSession implements AgentSession {
   }
 
   async kill(reason: string): Promise<void> {
-    if (!this.exited && !this.killRequested && this.child !== undefined) {
-      this.killRequested = true;
-      this.logs.note(`kill: ${reason}`);
-      this.signal('SIGKILL');
-    }
+    if (this.agent.kill()) this.logs.note(`kill: ${reason}`);
     await this.ended.then(noop, noop);
   }
 
   private async failToStart(error: DebussyError): Promise<SessionEnd> {
-    this.exited = true;
     this.logs.note(`could not start: ${error.message}`);
     await this.logs.close();
     this.queue.end({ error });
@@ -167,38 +137,27 @@ class CodexSession implements AgentSession {
   }
 
   private async run(child: ChildProcessWithoutNullStreams, thread: rpc.ThreadSettings): Promise<SessionEnd> {
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    child.on('error', (error) => this.appendStderr(`${String(error)}\n`));
-    child.stdin.on('error', noop); // codex gone: what was left to say does not matter
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => this.appendStderr(chunk));
-    this.processes?.start();
+    const exited = this.agent.watch(child);
     this.send((id) => rpc.initializeRequest(id, CLIENT), 'initialize');
     const pumped = this.pump(child, thread);
     const exit = await exited;
-    this.exited = true;
-    for (const timer of this.timers) clearTimeout(timer);
     this.queue.stopBackpressure();
-    await finishReading(pumped, child.stdout);
+    await this.agent.finishReading(pumped);
     this.queue.end();
-    const leftoverProcessesKilled = (await this.processes?.terminateLeftovers(this.killRequested ? 0 : this.graceMs)) ?? 0;
+    const leftoverProcessesKilled = await this.agent.endLeftovers(this.graceMs);
     this.guard.dispose();
-    const outcome = sessionOutcomeOf({ result: this.result, stopSignalled: this.interruptSent || (this.stop.requested && this.stdinClosed), killRequested: this.killRequested, apiErrorSeen: this.lastApiError !== undefined });
+    const outcome = sessionOutcomeOf({ result: this.result, stopSignalled: this.interruptSent || (this.stop.requested && this.stdinClosed), killRequested: this.agent.killRequested, apiErrorSeen: this.lastApiError !== undefined });
     const end: SessionEnd = {
       outcome,
-      exitCode: exit.code,
-      signal: exit.signal,
+      ...this.agent.endFields(exit, leftoverProcessesKilled),
       ...(this.result === undefined ? {} : { result: this.result }),
       sawResult: this.result !== undefined,
       stopRequested: this.stop.requested,
       ...(this.stop.reason === undefined ? {} : { stopReason: this.stop.reason }),
       unparsedLines: this.state.unparsedLines,
-      stderrTail: tailText(this.stderrTail, STDERR_TAIL_CHARS),
       ...(this.lastApiError === undefined ? {} : { lastApiError: this.lastApiError }),
       ...(this.lastRetry === undefined ? {} : { lastRetry: this.lastRetry }),
       ...(this.state.threadId === undefined ? {} : { sessionId: this.state.threadId }),
-      durationMs: Date.now() - this.startedAt,
-      leftoverProcessesKilled,
       streamTokens: { input: this.state.totals.uncachedInput, output: this.state.totals.output },
       incompleteLogs: [],
     };
@@ -240,7 +199,7 @@ class CodexSession implements AgentSession {
     this.requests.delete(message.id);
     if (message.kind === 'error_response') {
       // A refused thread/resume (an unknown thread) or turn: nothing will run; the session ends.
-      this.appendStderr(`codex app-server refused ${method ?? 'a request'}: ${message.message}\n`);
+      this.agent.appendStderr(`codex app-server refused ${method ?? 'a request'}: ${message.message}\n`);
       if (method !== 'turn/interrupt') this.closeStdin(`${method ?? 'a request'} was refused`);
       return;
     }
@@ -276,7 +235,7 @@ class CodexSession implements AgentSession {
 
   /** Takes the stop (or the session's natural end) one step further. */
   private advance(): void {
-    if (this.exited) return;
+    if (this.agent.exited) return;
     const decision = codexStopStep({
       stopRequested: this.stop.requested,
       immediate: this.stop.immediate,
@@ -301,7 +260,7 @@ class CodexSession implements AgentSession {
       this.interruptSent = true;
       this.logs.note(`stopping: turn/interrupt (${this.state.pendingToolIds.size} tools running)`);
       this.send((id) => rpc.turnInterruptRequest(id, threadId, turnId), 'turn/interrupt');
-      this.after(this.graceMs, () => this.closeStdin('the turn did not end after turn/interrupt'));
+      this.agent.after(this.graceMs, () => this.closeStdin('the turn did not end after turn/interrupt'));
     } else if (decision.step === 'close') {
       this.closeStdin(this.state.turnEnded ? 'the turn has ended' : 'stopped before the turn started');
     }
@@ -309,14 +268,15 @@ class CodexSession implements AgentSession {
 
   /** EOF on stdin ends codex (exit 0) and what its tools left running; then SIGTERM, then SIGKILL. */
   private closeStdin(why: string): void {
-    if (this.stdinClosed || this.child === undefined) return;
+    if (this.stdinClosed || this.agent.child === undefined) return;
     this.stdinClosed = true;
     this.logs.note(`closing codex's stdin: ${why}`);
-    this.child.stdin.end();
-    this.after(this.graceMs, () => {
+    this.agent.child.stdin.end();
+    // To the process group: the launcher (node, on Node < 22.15) and the native binary it started.
+    this.agent.after(this.graceMs, () => {
       this.logs.note(`still running: SIGTERM (SIGKILL in ${this.graceMs} ms if it has not exited)`);
-      this.signal('SIGTERM');
-      this.after(this.graceMs, () => this.signal('SIGKILL'));
+      this.agent.signal('SIGTERM');
+      this.agent.after(this.graceMs, () => this.agent.signal('SIGKILL'));
     });
   }
 
@@ -327,29 +287,7 @@ class CodexSession implements AgentSession {
   }
 
   private write(message: Record<string, unknown>): void {
-    if (this.stdinClosed || this.child === undefined) return;
-    this.child.stdin.write(rpc.encodeMessage(message));
-  }
-
-  /** To the process group: the launcher (node, on Node < 22.15) and the native binary it started. */
-  private signal(signal: NodeJS.Signals): void {
-    if (this.exited) return;
-    try {
-      process.kill(-this.pid, signal);
-    } catch {
-      // already gone
-    }
-  }
-
-  private after(ms: number, action: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (!this.exited) action();
-    }, ms);
-    this.timers.add(timer);
-  }
-
-  private appendStderr(chunk: string): void {
-    this.stderrTail = (this.stderrTail + chunk).slice(-2 * STDERR_TAIL_CHARS);
+    if (this.stdinClosed || this.agent.child === undefined) return;
+    this.agent.child.stdin.write(rpc.encodeMessage(message));
   }
 }

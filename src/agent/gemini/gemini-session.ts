@@ -7,22 +7,19 @@
  * way it ends, no process of the session is left behind: gemini leaves a running shell in a
  * process group of its own, which the session ends. It has the shape of the claude session.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { DebussyError } from '../../errors/index.js';
-import { processStartTime } from '../../process/identity.js';
-import { tailText } from '../../redact/index.js';
 import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from '../agent-events.js';
 import { classifyGeminiError, RetryNoticeReader } from './gemini-errors.js';
-import { launchProblem, spawnFailure } from '../agent-launch.js';
 import type { AgentSession, SessionEnd } from '../agent-session.js';
 import { newTotals, resultEvent, type CallTotals, type PriceCall } from '../call-usage.js';
 import { EventQueue } from '../event-queue.js';
 import { ConsumerCalls } from '../consumer-calls.js';
-import { finishReading, readLineBytesBatches } from '../line-reader.js';
+import { readLineBytesBatches } from '../line-reader.js';
 import { sessionOutcomeOf } from '../session-outcome.js';
 import { SessionLogs, type LogFailure } from '../session-logs.js';
-import { SESSION_MARKER_VAR, SessionProcesses } from '../session-processes.js';
+import { SpawnedAgent } from '../spawned-agent.js';
 import { createStopGuard, type StopGuard } from '../stop-guard.js';
 import { chatLineEvents, newChatFileState, type ChatFileState } from './chat-file.js';
 import { ChatFileFollower } from './chat-follower.js';
@@ -61,7 +58,6 @@ export interface GeminiSessionOptions {
 }
 
 const DEFAULT_STOP_GRACE_MS = 5_000;
-const STDERR_TAIL_CHARS = 4_096;
 /** How often the chat file is looked at for new calls (it is also read after each stdout batch). */
 const CHAT_POLL_MS = 100;
 /** A stop with no tool running signals after this: a late tool_use of the stop's own call is refused by the guard meanwhile. */
@@ -79,7 +75,6 @@ class GeminiSession implements AgentSession {
   readonly startTime: number | undefined;
   readonly ended: Promise<SessionEnd>;
 
-  private readonly startedAt = Date.now();
   private readonly graceMs: number;
   private readonly sessionId: string;
   private readonly queue = new EventQueue<AgentEvent>();
@@ -89,18 +84,13 @@ class GeminiSession implements AgentSession {
   private readonly logs: SessionLogs;
   private readonly guard: StopGuard;
   private readonly home: GeminiHome | undefined;
-  private readonly child: ChildProcessWithoutNullStreams | undefined;
-  private readonly processes: SessionProcesses | undefined;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly agent: SpawnedAgent;
   private readonly chatFile: ChatFileFollower | undefined;
   private lastApiError: ApiErrorEvent | undefined;
   private lastRetry: ApiRetryEvent | undefined;
-  private stderrTail = '';
   private readonly retries = new RetryNoticeReader();
   private stop = { requested: false, immediate: false, reason: undefined as string | undefined, atCall: 0, toolsRunning: false, settleExpired: false, settleStarted: false, guardArmed: false };
   private signalled = false;
-  private killRequested = false;
-  private exited = false;
   private readonly consumer = new ConsumerCalls();
 
   constructor(private readonly options: GeminiSessionOptions) {
@@ -112,36 +102,27 @@ class GeminiSession implements AgentSession {
     this.guard = createStopGuard(this.marker);
     const permissions = geminiPermissions(options.permissionMode, options.toolRules);
     for (const note of permissions.notes) this.logs.note(`gemini: ${note}`);
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
-    env[SESSION_MARKER_VAR] = this.marker;
-    let failure: DebussyError | undefined = launchProblem(options.command, options.cwd, env.PATH, GEMINI_INSTALL_HINT);
-    let child: ChildProcessWithoutNullStreams | undefined;
     let home: GeminiHome | undefined;
-    if (failure === undefined) {
-      try {
+    this.agent = new SpawnedAgent({
+      command: options.command, cwd: options.cwd, env: options.env, marker: this.marker, installHint: GEMINI_INSTALL_HINT,
+      prepare: (env) => {
         home = createGeminiHome({ env: options.env, stopFile: this.guard.stopFile, ...(options.compressionThreshold === undefined ? {} : { compressionThreshold: options.compressionThreshold }) });
         for (const note of home.notes) this.logs.note(`gemini: ${note}`);
         const args = geminiArgs({ ...(options.model === undefined ? {} : { model: options.model }), sessionId: this.sessionId, resume: options.resumeSessionId !== undefined, approvalMode: permissions.approvalMode, ...(options.extraArgs === undefined ? {} : { extraArgs: options.extraArgs }) });
-        // Its own process group: a Ctrl-C at the terminal reaches debussy, which stops the session in order.
-        child = spawn(options.command, args, { cwd: options.cwd, env: geminiEnv(env, home.dir), detached: true, stdio: 'pipe' });
-      } catch (error) {
-        failure = spawnFailure(options.command, error, GEMINI_INSTALL_HINT);
-      }
-    }
+        return { args, env: geminiEnv(env, home.dir) };
+      },
+    });
     this.home = home;
     // A resumed session's earlier calls are in the file already: they are not this session's.
     this.chatFile = home === undefined ? undefined : new ChatFileFollower(home.geminiDir, this.sessionId, options.resumeSessionId !== undefined);
-    this.child = child?.pid === undefined ? undefined : child;
-    this.pid = this.child?.pid ?? 0;
-    this.startTime = this.child === undefined ? undefined : processStartTime(this.pid);
-    if (this.child === undefined) {
-      this.processes = undefined;
+    this.pid = this.agent.pid;
+    this.startTime = this.agent.startTime;
+    const child = this.agent.child;
+    if (child === undefined) {
       this.home?.dispose();
-      this.ended = this.failToStart(failure ?? spawnFailure(options.command, new Error('no process was started'), GEMINI_INSTALL_HINT));
+      this.ended = this.failToStart(this.agent.failure as DebussyError);
     } else {
-      this.processes = new SessionProcesses({ pid: this.pid, ...(this.startTime === undefined ? {} : { startTime: this.startTime }) }, this.marker);
-      this.ended = this.run(this.child);
+      this.ended = this.run(child);
     }
     this.ended.catch(noop);
   }
@@ -151,7 +132,7 @@ class GeminiSession implements AgentSession {
   }
 
   requestStop(reason: string, options: { immediate?: boolean } = {}): void {
-    if (this.exited || this.killRequested) return;
+    if (this.agent.exited || this.agent.killRequested) return;
     if (!this.stop.requested) {
       const toolsRunning = this.stream.pendingToolIds.size > 0;
       this.stop = { ...this.stop, requested: true, reason, atCall: this.consumer.at(this.totals.calls), toolsRunning };
@@ -162,16 +143,11 @@ class GeminiSession implements AgentSession {
   }
 
   async kill(reason: string): Promise<void> {
-    if (!this.exited && !this.killRequested && this.child !== undefined) {
-      this.killRequested = true;
-      this.logs.note(`kill: ${reason}`);
-      this.signal('SIGKILL');
-    }
+    if (this.agent.kill()) this.logs.note(`kill: ${reason}`);
     await this.ended.then(noop, noop);
   }
 
   private async failToStart(error: DebussyError): Promise<SessionEnd> {
-    this.exited = true;
     this.logs.note(`could not start: ${error.message}`);
     await this.logs.close();
     this.queue.end({ error });
@@ -179,45 +155,35 @@ class GeminiSession implements AgentSession {
   }
 
   private async run(child: ChildProcessWithoutNullStreams): Promise<SessionEnd> {
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    child.on('error', (error) => this.appendStderr(`${String(error)}\n`));
-    child.stdin.on('error', noop);
+    // gemini announces its own retries on stderr only.
+    const exited = this.agent.watch(child, (chunk) => this.readRetries(chunk));
     child.stdin.end(this.options.prompt);
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => this.appendStderr(chunk));
-    this.processes?.start();
     const poll = setInterval(() => this.readChat(), CHAT_POLL_MS);
     const pumped = this.pump(child);
     const exit = await exited;
-    this.exited = true;
     clearInterval(poll);
-    for (const timer of this.timers) clearTimeout(timer);
     this.queue.stopBackpressure();
-    await finishReading(pumped, child.stdout);
+    await this.agent.finishReading(pumped);
     // The chat file is whole once gemini has exited: the last calls' usage comes before the result.
     this.readChat();
     const result = this.resultEvent();
     if (result !== undefined) this.handle(result);
     this.queue.end();
-    const leftoverProcessesKilled = (await this.processes?.terminateLeftovers(this.killRequested ? 0 : this.graceMs)) ?? 0;
+    const leftoverProcessesKilled = await this.agent.endLeftovers(this.graceMs);
     this.guard.dispose();
     this.home?.dispose();
-    const outcome = sessionOutcomeOf({ result, stopSignalled: this.signalled || this.stop.guardArmed, killRequested: this.killRequested, apiErrorSeen: this.lastApiError !== undefined });
+    const outcome = sessionOutcomeOf({ result, stopSignalled: this.signalled || this.stop.guardArmed, killRequested: this.agent.killRequested, apiErrorSeen: this.lastApiError !== undefined });
     const end: SessionEnd = {
       outcome,
-      exitCode: exit.code,
-      signal: exit.signal,
+      ...this.agent.endFields(exit, leftoverProcessesKilled),
       ...(result === undefined ? {} : { result }),
       sawResult: result !== undefined,
       stopRequested: this.stop.requested,
       ...(this.stop.reason === undefined ? {} : { stopReason: this.stop.reason }),
       unparsedLines: this.stream.unparsedLines,
-      stderrTail: tailText(this.stderrTail, STDERR_TAIL_CHARS),
       ...(this.lastApiError === undefined ? {} : { lastApiError: this.lastApiError }),
       ...(this.lastRetry === undefined ? {} : { lastRetry: this.lastRetry }),
       sessionId: this.stream.sessionId ?? this.sessionId,
-      durationMs: Date.now() - this.startedAt,
-      leftoverProcessesKilled,
       streamTokens: { input: this.totals.uncachedInput, output: this.totals.output },
       incompleteLogs: [],
     };
@@ -283,7 +249,7 @@ class GeminiSession implements AgentSession {
 
   /** Takes the stop one step further. */
   private advance(): void {
-    if (this.exited) return;
+    if (this.agent.exited) return;
     const pendingTools = this.stream.pendingToolIds.size;
     const decision = geminiStopStep({
       stopRequested: this.stop.requested,
@@ -301,38 +267,20 @@ class GeminiSession implements AgentSession {
     }
     if (decision.step === 'settle' && !this.stop.settleStarted) {
       this.stop.settleStarted = true;
-      this.after(STOP_SETTLE_MS, () => {
+      this.agent.after(STOP_SETTLE_MS, () => {
         this.stop.settleExpired = true;
         this.advance();
       });
     } else if (decision.step === 'signal') {
       this.signalled = true;
       this.logs.note(`stopping: SIGTERM (${pendingTools} tools running; SIGKILL in ${this.graceMs} ms if gemini has not exited)`);
-      this.signal('SIGTERM');
-      this.after(this.graceMs, () => this.signal('SIGKILL'));
+      // To gemini's process group (it runs without its relauncher: one node process); its shells have groups of their own, ended at the end.
+      this.agent.signal('SIGTERM');
+      this.agent.after(this.graceMs, () => this.agent.signal('SIGKILL'));
     }
   }
 
-  /** To gemini's process group (it runs without its relauncher: one node process); its shells have groups of their own, ended at the end. */
-  private signal(signal: NodeJS.Signals): void {
-    if (this.exited) return;
-    try {
-      process.kill(-this.pid, signal);
-    } catch {
-      // already gone
-    }
-  }
-
-  private after(ms: number, action: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (!this.exited) action();
-    }, ms);
-    this.timers.add(timer);
-  }
-
-  private appendStderr(chunk: string): void {
-    this.stderrTail = (this.stderrTail + chunk).slice(-2 * STDERR_TAIL_CHARS);
+  private readRetries(chunk: string): void {
     for (const retry of this.retries.feed(chunk)) this.handle({ type: 'api_retry', attempt: retry.attempt, maxRetries: 0, delayMs: retry.delayMs, errorStatus: retry.errorStatus });
   }
 }
