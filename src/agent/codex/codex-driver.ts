@@ -10,6 +10,7 @@ import type { AgentSession } from '../agent-session.js';
 import { codexWarnings } from './codex-command.js';
 import { codexWindowForModel } from './codex-launch.js';
 import { startCodexSession } from './codex-session.js';
+import { sessionBasicsOf } from '../spawned-agent.js';
 import type { PriceCall } from '../call-usage.js';
 
 export interface CodexDriverConfig extends Pick<DebussyConfig, 'permission_mode' | 'allowed_tools' | 'disallowed_tools'> {
@@ -46,16 +47,8 @@ export function createCodexDriver(config: CodexDriverConfig, priceCall?: PriceCa
           toolRules,
           extraArgs: config.codex_args,
         },
-        cwd: launch.cwd,
-        env: launch.env,
-        prompt: launch.prompt,
+        ...sessionBasicsOf(launch, priceCall),
         ...(launch.resumeSessionId === undefined ? {} : { resumeThreadId: launch.resumeSessionId }),
-        rawLogPath: launch.rawLogPath,
-        readableLogPath: launch.readableLogPath,
-        stopGraceMs: launch.stopGraceMs,
-        redact: launch.redact,
-        ...(launch.onLogFailure === undefined ? {} : { onLogFailure: launch.onLogFailure }),
-        ...(priceCall === undefined ? {} : { priceCall }),
       });
     },
 

@@ -16,37 +16,23 @@ import { EventQueue } from '../event-queue.js';
 import { ConsumerCalls } from '../consumer-calls.js';
 import { readLineBytesBatches } from '../line-reader.js';
 import { sessionOutcomeOf } from '../session-outcome.js';
-import { SessionLogs, type LogFailure } from '../session-logs.js';
-import { SpawnedAgent } from '../spawned-agent.js';
+import { SessionLogs } from '../session-logs.js';
+import { SpawnedAgent, type SpawnedSessionBasics } from '../spawned-agent.js';
 import { createStopGuard, type StopGuard } from '../stop-guard.js';
 import * as rpc from './app-server-protocol.js';
 import { appServerMessageEvents, keepInRawLog, newCodexParseState, toolCallIdsOfCall, type CodexParseState } from './app-server-events.js';
 import { codexLaunch, type CodexLaunchInput } from './codex-launch.js';
 import { codexStopStep } from './codex-stop.js';
-import type { PriceCall } from '../call-usage.js';
 
 const CODEX_INSTALL_HINT = 'Install Codex CLI (npm install -g @openai/codex) or set codex_command in the config to its full path.';
 
-export interface CodexSessionOptions {
+export interface CodexSessionOptions extends SpawnedSessionBasics {
   /** codex's command and debussy's settings for it (model, permission_mode, the user's flags). */
   launch: Omit<CodexLaunchInput, 'cwd' | 'stopFile'>;
-  cwd: string;
-  /** The whole environment (the `debussy` shim's folder first on PATH; CODEX_HOME as the user has it). */
-  env: Record<string, string | undefined>;
-  prompt: string;
   /** Continue this saved thread (thread/resume) instead of starting one. */
   resumeThreadId?: string;
-  rawLogPath?: string;
-  readableLogPath?: string;
-  /** Each step of the stop (interrupt, close stdin, SIGTERM, SIGKILL) waits this long for the last. Default 5000. */
-  stopGraceMs?: number;
   /** How long a graceful stop waits for a response still streaming. Default 30000. */
   responseDrainMs?: number;
-  onEvent?: (event: AgentEvent) => void;
-  redact?: (text: string) => string;
-  onLogFailure?: (failure: LogFailure) => void;
-  /** debussy's estimate of one call's cost (codex reports none). */
-  priceCall?: PriceCall;
 }
 
 const DEFAULT_STOP_GRACE_MS = 5_000;

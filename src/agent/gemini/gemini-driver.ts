@@ -11,6 +11,7 @@ import type { AgentSession } from '../agent-session.js';
 import type { PriceCall } from '../call-usage.js';
 import { compressionThresholdFor, geminiWarnings, geminiWindowForModel, readProjectSettings, stopTokensFor } from './gemini-launch.js';
 import { startGeminiSession } from './gemini-session.js';
+import { sessionBasicsOf } from '../spawned-agent.js';
 
 export interface GeminiDriverConfig extends Pick<DebussyConfig, 'permission_mode' | 'allowed_tools' | 'disallowed_tools' | 'context_threshold' | 'max_context_tokens' | 'context_window' | 'model'> {
   /** `gemini` on PATH, or its path. */
@@ -40,22 +41,14 @@ export function createGeminiDriver(config: GeminiDriverConfig, priceCall?: Price
       const window = windowOf(launch.model);
       const compressionThreshold = compressionThresholdFor(stopTokensFor(config, window), window);
       return startGeminiSession({
+        ...sessionBasicsOf(launch, priceCall),
         command: config.gemini_command,
-        cwd: launch.cwd,
-        env: launch.env,
-        prompt: launch.prompt,
         ...(launch.model === undefined ? {} : { model: launch.model }),
         ...(config.permission_mode === undefined ? {} : { permissionMode: config.permission_mode }),
         toolRules,
         ...(compressionThreshold === undefined ? {} : { compressionThreshold }),
         extraArgs: config.gemini_args,
         ...(launch.resumeSessionId === undefined ? {} : { resumeSessionId: launch.resumeSessionId }),
-        rawLogPath: launch.rawLogPath,
-        readableLogPath: launch.readableLogPath,
-        stopGraceMs: launch.stopGraceMs,
-        redact: launch.redact,
-        ...(launch.onLogFailure === undefined ? {} : { onLogFailure: launch.onLogFailure }),
-        ...(priceCall === undefined ? {} : { priceCall }),
       });
     },
 

@@ -13,13 +13,13 @@ import type { DebussyError } from '../../errors/index.js';
 import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from '../agent-events.js';
 import { classifyGeminiError, RetryNoticeReader } from './gemini-errors.js';
 import type { AgentSession, SessionEnd } from '../agent-session.js';
-import { newTotals, resultEvent, type CallTotals, type PriceCall } from '../call-usage.js';
+import { newTotals, resultEvent, type CallTotals } from '../call-usage.js';
 import { EventQueue } from '../event-queue.js';
 import { ConsumerCalls } from '../consumer-calls.js';
 import { readLineBytesBatches } from '../line-reader.js';
 import { sessionOutcomeOf } from '../session-outcome.js';
-import { SessionLogs, type LogFailure } from '../session-logs.js';
-import { SpawnedAgent } from '../spawned-agent.js';
+import { SessionLogs } from '../session-logs.js';
+import { SpawnedAgent, type SpawnedSessionBasics } from '../spawned-agent.js';
 import { createStopGuard, type StopGuard } from '../stop-guard.js';
 import { chatLineEvents, newChatFileState, type ChatFileState } from './chat-file.js';
 import { ChatFileFollower } from './chat-follower.js';
@@ -30,13 +30,9 @@ import { newGeminiStreamState, parseGeminiLine, type GeminiStreamState } from '.
 
 export const GEMINI_INSTALL_HINT = 'Install the Gemini CLI (npm install -g @google/gemini-cli) or set gemini_command in the config to its full path.';
 
-export interface GeminiSessionOptions {
+export interface GeminiSessionOptions extends SpawnedSessionBasics {
   /** `gemini` on PATH, or the configured command. */
   command: string;
-  cwd: string;
-  /** The whole environment (the `debussy` shim's folder first on PATH). */
-  env: Record<string, string | undefined>;
-  prompt: string;
   model?: string;
   permissionMode?: PermissionModeName;
   toolRules?: { allowed: number; disallowed: number };
@@ -46,15 +42,6 @@ export interface GeminiSessionOptions {
   extraArgs?: readonly string[];
   /** Continue this saved session (--resume) instead of starting one. */
   resumeSessionId?: string;
-  rawLogPath?: string;
-  readableLogPath?: string;
-  /** SIGTERM, then SIGKILL this long after; leftovers get as long. Default 5000. */
-  stopGraceMs?: number;
-  onEvent?: (event: AgentEvent) => void;
-  redact?: (text: string) => string;
-  onLogFailure?: (failure: LogFailure) => void;
-  /** debussy's estimate of one call's cost (gemini reports none). */
-  priceCall?: PriceCall;
 }
 
 const DEFAULT_STOP_GRACE_MS = 5_000;
