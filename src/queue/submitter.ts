@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
 import { GitError, UsageError } from '../errors/index.js';
 import { firstLines, runGit } from '../git/run-git.js';
-import { currentBranch } from '../git/worktree.js';
+import { currentBranch, whileNoWorktreeIsAdded } from '../git/worktree.js';
 import type { PhaseCarry, PhaseContext, PhaseResult } from '../orchestrator/phase-context.js';
 import type { Phase } from '../plan/types.js';
 import { PHASE_QUEUE, requireConnected, type QueueConnection } from './connection.js';
@@ -37,6 +37,13 @@ export async function resolveRemote(root: string, remote: string): Promise<strin
   const problem = remoteProblem(url);
   if (problem !== undefined) throw new UsageError(`--remote ${remote}: ${problem}`, 'Give the workers a remote without credentials in it; each worker logs in by its own means.');
   return url;
+}
+
+/** The worker's commits of a phase, into the phase's worktree here: what the merge takes in (never forced: nothing of it is dropped). */
+export async function bringBackPhase(worktree: string, remote: string, branch: string, commitSha: string): Promise<void> {
+  // Never beside a `git worktree add` of the supervisor's: the fetch's check would find that worktree's HEAD unborn and fail.
+  await whileNoWorktreeIsAdded(() => git(worktree, ['fetch', '--quiet', remote, `refs/heads/${branch}`], `fetching ${branch}`));
+  await git(worktree, ['merge', '--quiet', '--ff-only', commitSha], `bringing ${branch} up to ${commitSha.slice(0, 12)}`);
 }
 
 export class QueueSubmitter {
@@ -117,9 +124,7 @@ export class QueueSubmitter {
     }
     const result = parsed.value;
     recorder.record({ type: 'phase_job', phaseId: phase.id, jobId, stage: 'ended', worker: result.worker, status: result.status, commitSha: result.commitSha, costUsd: result.costUsd });
-    // The worker's commits, into the phase's worktree here: what the merge takes in (never forced: nothing of it is dropped).
-    await git(where.worktree, ['fetch', '--quiet', this.remote, `refs/heads/${where.branch}`], `fetching ${where.branch}`);
-    await git(where.worktree, ['merge', '--quiet', '--ff-only', result.commitSha], `bringing ${where.branch} up to ${result.commitSha.slice(0, 12)}`);
+    await bringBackPhase(where.worktree, this.remote, where.branch, result.commitSha);
     const phaseResult = phaseResultOfJob(result);
     if (phaseResult.status !== 'interrupted' && phaseResult.status !== 'paused') {
       recorder.record({ type: 'phase_ended', phaseId: phase.id, status: phaseResult.status === 'aborted' ? 'failed' : phaseResult.status, ...('reason' in phaseResult ? { reason: phaseResult.reason } : {}) });
