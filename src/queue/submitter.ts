@@ -46,6 +46,21 @@ export async function bringBackPhase(worktree: string, remote: string, branch: s
   await git(worktree, ['merge', '--quiet', '--ff-only', commitSha], `bringing ${branch} up to ${commitSha.slice(0, 12)}`);
 }
 
+const aborted = new WeakMap<AbortSignal, Promise<'interrupted'>>();
+
+/** Settles when `signal` is aborted: one listener per signal, however many jobs wait on it (the run's stop is shared by its phases). */
+function whenAborted(signal: AbortSignal): Promise<'interrupted'> {
+  let promise = aborted.get(signal);
+  if (promise === undefined) {
+    promise = new Promise((resolve) => {
+      if (signal.aborted) resolve('interrupted');
+      else signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
+    });
+    aborted.set(signal, promise);
+  }
+  return promise;
+}
+
 export class QueueSubmitter {
   private pushes: Promise<unknown> = Promise.resolve();
 
@@ -64,6 +79,8 @@ export class QueueSubmitter {
     const queue = new Queue(PHASE_QUEUE, { connection: connection.options });
     // Errors while Redis is away are retried by the client; listening keeps them from being thrown.
     queue.on('error', () => {});
+    // BullMQ's wait for a job listens to the queue's 'closing' once per job: as many as phases run at once, no leak.
+    queue.setMaxListeners(0);
     try {
       await requireConnected(queue, connection, env);
     } catch (error) {
@@ -101,10 +118,7 @@ export class QueueSubmitter {
     if ((await added.getState()) === 'failed') await added.retry('failed', { resetAttemptsMade: true });
     recorder.record({ type: 'phase_job', phaseId: phase.id, jobId, stage: 'queued' });
     recorder.record({ type: 'phase_started', phaseId: phase.id, title: phase.title, baseSha });
-    const interrupted = new Promise<'interrupted'>((resolve) => {
-      if (phaseCtx.interrupt.aborted) resolve('interrupted');
-      else phaseCtx.interrupt.addEventListener('abort', () => resolve('interrupted'), { once: true });
-    });
+    const interrupted = whenAborted(phaseCtx.interrupt);
     let returned: unknown;
     try {
       // A Ctrl-C here leaves the job to its worker: its branch is kept, and the next run resumes from it.
