@@ -61,7 +61,7 @@ export interface QueueRunSummary {
   jobStarts: number;
   gates: { phase: { count: number; ms: number }; earlierPhasesAgain: { count: number; ms: number } };
   /** Each step of a job's way, median and worst over the phases. */
-  lags: Record<'readyToQueued' | 'queuedToTaken' | 'takenToStarted' | 'phase' | 'endedToFinished' | 'finishedToResult' | 'resultToMerged', Lag>;
+  lags: Record<'readyToQueued' | 'queuedToTaken' | 'takenToRunStarted' | 'runStartedToPhaseStarted' | 'phase' | 'endedToFinished' | 'finishedToResult' | 'resultToMerged', Lag>;
   /** The 3 slots' time over the makespan (s): busy (a job taken -> finished: checkout, phase, push) and idle. */
   slotsS: { total: number; busy: number; phases: number; idleWhileQueued: number; idleWhileReadyNotQueued: number; idleNothingReady: number };
   spawnToFirstTakenS: number;
@@ -77,8 +77,8 @@ export interface QueueRunInput {
   plan: readonly DagPhase[];
   run: TimedRun;
   journal: JournalEvent[];
-  /** Every job's run in every worker's checkout, one list. */
-  workerEvents: JournalEvent[];
+  /** Every job's run in every worker's checkout: one journal each. */
+  workerRuns: JournalEvent[][];
   jobs: JobRecord[];
   stopped: WorkersStopped;
   redisCpuS: number;
@@ -95,11 +95,13 @@ function countAndSum(events: readonly { durationMs: number }[]): { count: number
 
 /** What the queue run says, from the bench's clock, the submitter's and workers' journals and the queue's job records. */
 export function summarizeQueueRun(input: QueueRunInput): QueueRunSummary {
-  const { plan, run, journal, workerEvents, jobs } = input;
+  const { plan, run, journal, workerRuns, jobs } = input;
+  const workerEvents = workerRuns.flat();
   const ended = eventsOf(journal, 'phase_ended');
   const notCompleted = plan.filter((p) => !ended.some((e) => e.phaseId === p.id && e.status === 'completed'));
   if (run.code !== 0 || notCompleted.length > 0) {
-    throw new Error(`bench: debussy run --queue exited ${String(run.code)} with phases ${notCompleted.map((p) => p.id).join(', ') || '(none)'} not completed: ${run.stdout.slice(-1500)}${run.stderr.slice(-1500)}`);
+    const why = [...ended.filter((e) => e.status !== 'completed').map((e) => `phase ${e.phaseId} ${e.status}: ${e.reason ?? '-'}`), ...eventsOf(journal, 'run_ended').map((e) => `run ${e.status}: ${e.reason ?? '-'}`)];
+    throw new Error(`bench: debussy run --queue exited ${String(run.code)} with phases ${notCompleted.map((p) => p.id).join(', ') || '(none)'} not completed; ${why.join('; ')}\n${run.stderr.slice(-3000)}`);
   }
   const at = (ts: string) => Date.parse(ts);
   const firstOf = (events: readonly { phaseId: string; ts: string }[]) => {
@@ -113,6 +115,13 @@ export function summarizeQueueRun(input: QueueRunInput): QueueRunSummary {
   const resultAt = new Map(results.map((e) => [e.phaseId, at(e.ts)]));
   const own = phaseDurations(workerEvents);
   const started = firstOf(eventsOf(workerEvents, 'phase_started'));
+  // A job's run in the worker's checkout starts once the checkout is on the phase's branch.
+  const runStarted = new Map<string, number>();
+  for (const events of workerRuns) {
+    const phaseId = eventsOf(events, 'phase_started')[0]?.phaseId;
+    const at0 = eventsOf(events, 'run_started')[0]?.ts;
+    if (phaseId !== undefined && at0 !== undefined && !runStarted.has(phaseId)) runStarted.set(phaseId, at(at0));
+  }
   const job = new Map(jobs.map((j) => [j.phaseId, j]));
   const ready = (p: DagPhase) => (p.dependsOn.length === 0 ? run.startedAt : Math.max(...p.dependsOn.map((d) => merged.get(d) ?? Number.NaN)));
   const each = (f: (p: DagPhase) => number) => plan.map(f);
@@ -149,7 +158,8 @@ export function summarizeQueueRun(input: QueueRunInput): QueueRunSummary {
     lags: {
       readyToQueued: lag(each((p) => (queued.get(p.id) ?? Number.NaN) - ready(p))),
       queuedToTaken: lag(each((p) => taken(p) - (queued.get(p.id) ?? Number.NaN))),
-      takenToStarted: lag(each((p) => (started.get(p.id) ?? Number.NaN) - taken(p))),
+      takenToRunStarted: lag(each((p) => (runStarted.get(p.id) ?? Number.NaN) - taken(p))),
+      runStartedToPhaseStarted: lag(each((p) => (started.get(p.id) ?? Number.NaN) - (runStarted.get(p.id) ?? Number.NaN))),
       phase: lag(each((p) => own.get(p.id) ?? Number.NaN)),
       endedToFinished: lag(each((p) => finished(p) - endedAt(p))),
       finishedToResult: lag(each((p) => (resultAt.get(p.id) ?? Number.NaN) - finished(p))),
@@ -167,14 +177,13 @@ export function summarizeQueueRun(input: QueueRunInput): QueueRunSummary {
   };
 }
 
-async function journalsIn(dir: string): Promise<JournalEvent[]> {
+async function journalsIn(dir: string): Promise<JournalEvent[][]> {
   const runs = await listRuns(dir);
-  const journals = await Promise.all(runs.map(async (r) => (await readJournal(path.join(r.dir, 'journal.ndjson'))).events));
-  return journals.flat();
+  return Promise.all(runs.map(async (r) => (await readJournal(path.join(r.dir, 'journal.ndjson'))).events));
 }
 
 /** The plan through the queue: Redis, a bare remote, 3 workers, the timed submitter; everything stopped after. */
-async function runOnQueue(plan: readonly DagPhase[], scratch: string, options: BenchOptions): Promise<QueueRunSummary> {
+export async function runOnQueue(plan: readonly DagPhase[], scratch: string, options: BenchOptions): Promise<QueueRunSummary> {
   const project = await createDagProject(plan, benchPhaseWork(options.quick));
   let redis: RedisServer | undefined;
   const workers: BenchWorker[] = [];
@@ -193,14 +202,19 @@ async function runOnQueue(plan: readonly DagPhase[], scratch: string, options: B
     const redisCpuS = processCpuS(redis.pid) - redisCpuBefore;
     const jobs = await jobRecords(redis.url);
     const journal = await project.journal();
-    const workerEvents = (await Promise.all(workers.map((w) => journalsIn(w.dir)))).flat();
+    const workerRuns = (await Promise.all(workers.map((w) => journalsIn(w.dir)))).flat();
     // Everything the figure started, taken before the stop: the workers, what runs under them, Redis.
-    const pids = [redis.pid, ...workers.flatMap((w) => [w.timePid, w.pid]), ...(await Promise.all(workers.map((w) => descendantsOf(w.timePid)))).flat()];
+    const pids = [redis.pid, ...workers.flatMap((w) => [w.rootPid, w.pid]), ...(await Promise.all(workers.map((w) => descendantsOf(w.rootPid)))).flat()];
     const stopped = await stopWorkers(workers);
     workersStopped = true;
     await redis.stop();
     const left = await leftRunning(pids, [project.dir, scratch]);
-    const summary = summarizeQueueRun({ plan, run, journal, workerEvents, jobs, stopped, redisCpuS, leftRunning: left });
+    let summary: QueueRunSummary;
+    try {
+      summary = summarizeQueueRun({ plan, run, journal, workerRuns, jobs, stopped, redisCpuS, leftRunning: left });
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${workers.map((w) => `${w.name}: ${w.output().slice(-2000)}`).join('\n')}`);
+    }
     options.log(`--queue, ${WORKERS} workers: ${summary.makespanS} s, CPU ${summary.cpuS.total} s, ${left.length} process(es) left running`);
     return summary;
   } finally {

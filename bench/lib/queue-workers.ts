@@ -1,52 +1,28 @@
 /**
  * The machines of figure 9, on this one: `debussy worker --queue URL` processes, each in a
- * directory of its own and under /usr/bin/time (their CPU), stopped by SIGTERM to their own PIDs;
- * what the queue kept of each job (when it was added, taken, finished); and the check that nothing
- * the figure started is left running. The Redis is test/support/redis-server.ts's, stopped by PID.
+ * directory of its own and under /usr/bin/time for their CPU (test/support/queue-worker.ts),
+ * stopped by SIGTERM to their own PIDs; what the queue kept of each job (when it was added, taken,
+ * finished); and the check that nothing the figure started is left running. The Redis is
+ * test/support/redis-server.ts's, stopped by PID.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Queue } from 'bullmq';
-import { DEBUSSY_BIN } from '../../test/cli/cli-harness.js';
-import { waitFor } from '../../test/e2e/processes.js';
-import { commandLineOf, descendantsOf, isAlive, killTree } from '../../test/support/process-tree.js';
+import { commandLineOf, isAlive, killTree } from '../../test/support/process-tree.js';
+import { startQueueWorker, type QueueWorkerProcess } from '../../test/support/queue-worker.js';
 import { PHASE_QUEUE, queueConnection } from '../../src/queue/connection.js';
 
-export interface BenchWorker {
+export interface BenchWorker extends QueueWorkerProcess {
   name: string;
-  /** Its checkout (--dir). */
-  dir: string;
-  /** /usr/bin/time, and the `debussy worker` under it (the process SIGTERM goes to). */
-  timePid: number;
-  pid: number;
-  output: () => string;
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   timesFile: string;
 }
 
-/** A worker in `scratch/NAME`, once it waits for jobs. */
+/** A worker in `scratch/NAME` under /usr/bin/time, once it waits for jobs. */
 export async function startWorker(name: string, scratch: string, url: string, env: Record<string, string>, timesDir: string): Promise<BenchWorker> {
-  const dir = path.join(scratch, name);
   const timesFile = path.join(timesDir, `time-${name}.txt`);
-  const child: ChildProcess = spawn('/usr/bin/time', ['-f', '%U %S', '-o', timesFile, process.execPath, DEBUSSY_BIN, 'worker', '--queue', url, '--dir', dir], { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  const timePid = child.pid ?? 0;
-  try {
-    await waitFor(`worker ${name} to wait for jobs`, () => output.includes('waits for phase jobs') || child.exitCode !== null, 30_000);
-  } catch (error) {
-    await killTree(timePid, 'SIGKILL');
-    throw error;
-  }
-  if (!output.includes('waits for phase jobs')) throw new Error(`bench: worker ${name} exited ${String(child.exitCode)}: ${output.slice(-1500)}`);
-  // /usr/bin/time's one child is the worker: SIGTERM to time itself would end it and leave the worker running.
-  const pid = (await descendantsOf(timePid))[0];
-  if (pid === undefined) throw new Error(`bench: worker ${name} has no process under /usr/bin/time`);
-  return { name, dir, timePid, pid, output: () => output, done, timesFile };
+  const worker = await startQueueWorker({ dir: path.join(scratch, name), url, env, cwd: scratch, timesFile });
+  return { ...worker, name, timesFile };
 }
 
 export interface WorkersStopped {
@@ -64,7 +40,7 @@ export async function stopWorkers(workers: readonly BenchWorker[], graceMs = 30_
     const exit = await Promise.race([worker.done, late]);
     clearTimeout(timer);
     if (exit === 'late') {
-      await killTree(worker.timePid, 'SIGKILL');
+      await killTree(worker.rootPid, 'SIGKILL');
       throw new Error(`bench: worker ${worker.name} did not exit within ${graceMs / 1000} s of SIGTERM (killed): ${worker.output().slice(-1500)}`);
     }
     stopped.workers.push({ name: worker.name, ...exit, cpuS: timesOf(worker.timesFile) });
@@ -74,7 +50,7 @@ export async function stopWorkers(workers: readonly BenchWorker[], graceMs = 30_
 
 /** Kills what is left of the workers (on a figure that broke); each by its own tree. */
 export async function killWorkers(workers: readonly BenchWorker[]): Promise<void> {
-  for (const worker of workers) await killTree(worker.timePid, 'SIGKILL');
+  for (const worker of workers) await killTree(worker.rootPid, 'SIGKILL');
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {
