@@ -1,9 +1,9 @@
 /**
- * `npm run bench`: runs the benchmark figures (1-6, 8), prints them and writes bench/results.json.
+ * `npm run bench`: runs the benchmark figures (1-6, 8, 9), prints them and writes bench/results.json.
  *
  *   npm run bench                  every figure
  *   npm run bench -- --only 3      one figure (or --only 1,6); merged into the existing results
- *   BENCH_QUICK=1 npm run bench    smaller inputs and fewer runs, same method
+ *   BENCH_QUICK=1 npm run bench    smaller inputs and fewer runs, same method (or: -- --quick)
  *
  * Each figure is a ratio against a limit measured in the same run. Nothing here is a test: a
  * missed target is printed and recorded, and the exit code is 0 unless a benchmark itself broke.
@@ -20,6 +20,7 @@ import { stopPrecision } from './figures/4-stop-precision.js';
 import { restartTurnaround } from './figures/5-restart-turnaround.js';
 import { commandStartup } from './figures/6-startup.js';
 import { parallelMakespan } from './figures/8-parallel.js';
+import { queueMakespan } from './figures/9-queue.js';
 import type { BenchOptions, Figure, FigureRunner } from './lib/figure.js';
 
 const RESULTS = path.join(import.meta.dirname, 'results.json');
@@ -32,6 +33,7 @@ const FIGURES: { id: number; name: string; run: FigureRunner }[] = [
   { id: 5, name: 'Restart turnaround', run: restartTurnaround },
   { id: 6, name: 'Command start-up', run: commandStartup },
   { id: 8, name: 'Phases at once (--parallel 6)', run: parallelMakespan },
+  { id: 9, name: 'Job queue (3 workers)', run: queueMakespan },
 ];
 
 interface Results {
@@ -91,7 +93,7 @@ function previousFigures(): Results['figures'] {
 
 async function main(): Promise<number> {
   const ids = selectedIds(process.argv.slice(2));
-  const quick = process.env.BENCH_QUICK === '1';
+  const quick = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
   const started = Date.now();
   const options: BenchOptions = {
     quick,

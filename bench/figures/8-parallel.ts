@@ -17,13 +17,13 @@
  *   - the --parallel 1 makespan.
  * CPU: debussy and everything under it (/usr/bin/time), the scripted server, the whole machine.
  *
- * Figure 9 (the job queue, 3 workers) is meant to reuse bench/lib/dag-plan.ts and dag-run.ts with
- * a plan of width 3, its command in place of `--parallel`, and `summarizeRun` below.
+ * Figure 9 (the job queue, 3 workers: 9-queue.ts) runs the same plan and work, and `runParallel`
+ * below for its phases' times alone.
  */
 import { eventsOf } from '../../test/e2e/e2e-project.js';
 import type { JournalEvent } from '../../src/state/index.js';
 import { criticalPath, layeredDag, peakOverlap, phaseDurations, type CriticalPath, type DagPhase } from '../lib/dag-plan.js';
-import { createDagProject, timedDebussy, type PhaseWork, type TimedRun } from '../lib/dag-run.js';
+import { benchPhaseWork, createDagProject, timedDebussy, type PhaseWork, type TimedRun } from '../lib/dag-run.js';
 import { figure, median, max, round, type BenchOptions, type Figure } from '../lib/figure.js';
 import { withTempDir } from '../lib/temp.js';
 
@@ -108,7 +108,8 @@ function countAndSum(events: readonly { durationMs: number }[]): { count: number
   return { count: events.length, ms: Math.round(events.reduce((sum, e) => sum + e.durationMs, 0)) };
 }
 
-async function runAt(plan: readonly DagPhase[], work: PhaseWork, parallel: number, timesDir: string, options: BenchOptions): Promise<RunSummary> {
+/** The plan run by `debussy run --parallel N` in a fresh project, timed and summed up. */
+export async function runParallel(plan: readonly DagPhase[], work: PhaseWork, parallel: number, timesDir: string, options: BenchOptions): Promise<RunSummary> {
   const project = await createDagProject(plan, work);
   try {
     options.log(`debussy run --parallel ${parallel}: ${plan.length} phases`);
@@ -123,10 +124,10 @@ async function runAt(plan: readonly DagPhase[], work: PhaseWork, parallel: numbe
 
 export async function parallelMakespan(options: BenchOptions): Promise<Figure> {
   const plan = layeredDag(LAYERS, WIDTH);
-  const work: PhaseWork = options.quick ? { modelLatencyMs: 500, toolSleepS: 1 } : { modelLatencyMs: 1_000, toolSleepS: 2 };
+  const work = benchPhaseWork(options.quick);
   return withTempDir('parallel', async (timesDir) => {
-    const wide = await runAt(plan, work, WIDTH, timesDir, options);
-    const one = await runAt(plan, work, 1, timesDir, options);
+    const wide = await runParallel(plan, work, WIDTH, timesDir, options);
+    const one = await runParallel(plan, work, 1, timesDir, options);
     const criticalS = one.criticalPath.ms / 1000;
     const toCritical = wide.makespanS / criticalS;
     const toOne = wide.makespanS / one.makespanS;

@@ -128,3 +128,92 @@ export function peakOverlap(spans: readonly (readonly [number, number])[]): numb
   }
   return peak;
 }
+
+/**
+ * Figure 9's "critical path at width `slots`": the least time any schedule of the plan on that
+ * many slots can take, given each phase's duration. No schedule ends before its longest dependency
+ * chain ends, nor before `slots` slots have done all the work (sum / slots), so the larger of the
+ * two is a lower bound of the best makespan; `listSchedule` gives a makespan a schedule reaches,
+ * so the best one lies between the two.
+ */
+export interface SlotBound {
+  ms: number;
+  longestChain: CriticalPath;
+  /** All the phases' time over the slots. */
+  workPerSlotMs: number;
+  /** Which of the two bounds the figure is. */
+  boundBy: 'chain' | 'work';
+}
+
+export function criticalPathOnSlots(phases: readonly Pick<DagPhase, 'id' | 'dependsOn'>[], durationMs: ReadonlyMap<string, number>, slots: number): SlotBound {
+  if (!Number.isInteger(slots) || slots < 1) throw new Error(`criticalPathOnSlots: slots must be a positive integer, got ${slots}`);
+  const longestChain = criticalPath(phases, durationMs);
+  const workPerSlotMs = phases.reduce((sum, p) => sum + (durationMs.get(p.id) ?? 0), 0) / slots;
+  return workPerSlotMs > longestChain.ms
+    ? { ms: workPerSlotMs, longestChain, workPerSlotMs, boundBy: 'work' }
+    : { ms: longestChain.ms, longestChain, workPerSlotMs, boundBy: 'chain' };
+}
+
+export interface ListSchedule {
+  ms: number;
+  /** Each phase's start (ms from 0). */
+  startMs: Map<string, number>;
+}
+
+/**
+ * A greedy schedule on `slots` slots with nothing paid between phases: whenever a slot is free, it
+ * takes the first phase in plan order whose dependencies have ended (the queue's workers take the
+ * job added first, and debussy adds ready phases in plan order). A makespan some schedule reaches:
+ * the best one is no longer.
+ */
+export function listSchedule(phases: readonly Pick<DagPhase, 'id' | 'dependsOn'>[], durationMs: ReadonlyMap<string, number>, slots: number): ListSchedule {
+  if (!Number.isInteger(slots) || slots < 1) throw new Error(`listSchedule: slots must be a positive integer, got ${slots}`);
+  depths(phases); // unknown dependencies and cycles are named before anything is scheduled
+  const own = (id: string) => {
+    const ms = durationMs.get(id);
+    if (ms === undefined) throw new Error(`listSchedule: no duration for phase ${id}`);
+    return ms;
+  };
+  const endMs = new Map<string, number>();
+  const startMs = new Map<string, number>();
+  const slotFreeAt = Array.from({ length: slots }, () => 0);
+  while (startMs.size < phases.length) {
+    const now = Math.min(...slotFreeAt);
+    const slot = slotFreeAt.indexOf(now);
+    const endedBy = (id: string, t: number) => (endMs.get(id) ?? Number.POSITIVE_INFINITY) <= t;
+    const ready = phases.find((p) => !startMs.has(p.id) && p.dependsOn.every((d) => endedBy(d, now)));
+    if (ready === undefined) {
+      // Nothing ready now: this slot waits for the next phase to end (one must be running, or a dependency is missing).
+      const later = [...endMs.values()].filter((t) => t > now);
+      if (later.length === 0) throw new Error('listSchedule: phases left whose dependencies never end');
+      slotFreeAt[slot] = Math.min(...later);
+      continue;
+    }
+    startMs.set(ready.id, now);
+    endMs.set(ready.id, now + own(ready.id));
+    slotFreeAt[slot] = now + own(ready.id);
+  }
+  return { ms: Math.max(0, ...endMs.values()), startMs };
+}
+
+/**
+ * Slot time left idle while work waited: over time, min(phases waiting, slots not busy), summed
+ * (ms). `busy` are the spans the slots were taken, `waiting` the spans phases waited for a slot.
+ */
+export function idleWhileWaiting(slots: number, busy: readonly (readonly [number, number])[], waiting: readonly (readonly [number, number])[]): number {
+  const edges = [
+    ...busy.flatMap(([start, end]) => [[start, 1, 0], [end, -1, 0]] as const),
+    ...waiting.flatMap(([start, end]) => [[start, 0, 1], [end, 0, -1]] as const),
+  ].sort((a, b) => a[0] - b[0]);
+  let taken = 0;
+  let waiters = 0;
+  let idle = 0;
+  let last = edges[0]?.[0] ?? 0;
+  for (const [at, busyStep, waitStep] of edges) {
+    idle += (at - last) * Math.min(waiters, Math.max(0, slots - taken));
+    last = at;
+    taken += busyStep;
+    waiters += waitStep;
+  }
+  return idle;
+}

@@ -1,8 +1,8 @@
 /**
  * A plan of scripted phases (dag-plan.ts) as a real project, and `debussy run` on it timed from
  * outside: wall time, the CPU of debussy and every process under it, and the whole machine's CPU
- * over the same span. Figure 8 runs it with `--parallel N`; figure 9 (the job queue) is meant to
- * take the same project and script and time its own command (`timedDebussy` takes any args).
+ * over the same span. Figure 8 runs it with `--parallel N`; figure 9 with `--queue URL`, its
+ * workers started beside it (queue-workers.ts).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -20,6 +20,11 @@ export interface PhaseWork {
   modelLatencyMs: number;
   /** A tool that waits (`(sleep N)`: claude 2.1.332 blocks a bare `sleep N` of more than a few seconds). */
   toolSleepS: number;
+}
+
+/** The work of figures 8 and 9: about 5 s of waiting a phase (BENCH_QUICK: about 2.5 s). */
+export function benchPhaseWork(quick: boolean): PhaseWork {
+  return quick ? { modelLatencyMs: 500, toolSleepS: 1 } : { modelLatencyMs: 1_000, toolSleepS: 2 };
 }
 
 export function phaseSpecs(plan: readonly DagPhase[]): PhaseSpec[] {

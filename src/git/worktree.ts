@@ -19,13 +19,48 @@ export async function branchExists(root: string, branch: string): Promise<boolea
   return (await runGit(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).exitCode === 0;
 }
 
+/**
+ * While `git worktree add` makes a worktree, its HEAD names no commit for a moment, and a `git
+ * fetch` anywhere in the repository then fails its check of what it received ("bad object
+ * worktrees/NAME/HEAD"; git 2.39; --queue's submitter fetched beside its starts: bench figure 9).
+ * So in this process a worktree is added while no fetch runs, and fetches (any number at once)
+ * run while no worktree is being added.
+ */
+let adding: Promise<unknown> = Promise.resolve();
+const fetching = new Set<Promise<unknown>>();
+
+export async function whileNoWorktreeIsAdded<T>(work: () => Promise<T>): Promise<T> {
+  for (let seen = adding; ; seen = adding) {
+    await seen;
+    if (seen === adding) break;
+  }
+  const running = work();
+  fetching.add(running);
+  try {
+    return await running;
+  } finally {
+    fetching.delete(running);
+  }
+}
+
+function withNoFetchRunning<T>(work: () => Promise<T>): Promise<T> {
+  const mine = adding.then(async () => {
+    await Promise.allSettled([...fetching]);
+    return work();
+  });
+  adding = mine.catch(() => undefined);
+  return mine;
+}
+
 /** A new worktree at `dir` on a new branch `branch` made from `startPoint`; an existing one (a resume) is kept as it is. */
 export async function addWorktree(root: string, dir: string, branch: string, startPoint: string): Promise<'added' | 'existing'> {
-  if (existsSync(dir)) return 'existing';
-  const args = (await branchExists(root, branch)) ? ['worktree', 'add', dir, branch] : ['worktree', 'add', '-b', branch, dir, startPoint];
-  const out = await runGit(root, args);
-  if (out.exitCode !== 0) throw new GitError(`git worktree add ${dir} failed: ${firstLines(out.stderr || out.stdout, 3)}`);
-  return 'added';
+  return withNoFetchRunning(async () => {
+    if (existsSync(dir)) return 'existing';
+    const args = (await branchExists(root, branch)) ? ['worktree', 'add', dir, branch] : ['worktree', 'add', '-b', branch, dir, startPoint];
+    const out = await runGit(root, args);
+    if (out.exitCode !== 0) throw new GitError(`git worktree add ${dir} failed: ${firstLines(out.stderr || out.stdout, 3)}`);
+    return 'added';
+  });
 }
 
 /** Removes the worktree (never forced: a tree with uncommitted work stays) and, when asked, its branch if merged. */

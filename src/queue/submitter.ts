@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
 import { GitError, UsageError } from '../errors/index.js';
 import { firstLines, runGit } from '../git/run-git.js';
-import { currentBranch } from '../git/worktree.js';
+import { currentBranch, whileNoWorktreeIsAdded } from '../git/worktree.js';
 import type { PhaseCarry, PhaseContext, PhaseResult } from '../orchestrator/phase-context.js';
 import type { Phase } from '../plan/types.js';
 import { PHASE_QUEUE, requireConnected, type QueueConnection } from './connection.js';
@@ -39,6 +39,28 @@ export async function resolveRemote(root: string, remote: string): Promise<strin
   return url;
 }
 
+/** The worker's commits of a phase, into the phase's worktree here: what the merge takes in (never forced: nothing of it is dropped). */
+export async function bringBackPhase(worktree: string, remote: string, branch: string, commitSha: string): Promise<void> {
+  // Never beside a `git worktree add` of the supervisor's: the fetch's check would find that worktree's HEAD unborn and fail.
+  await whileNoWorktreeIsAdded(() => git(worktree, ['fetch', '--quiet', remote, `refs/heads/${branch}`], `fetching ${branch}`));
+  await git(worktree, ['merge', '--quiet', '--ff-only', commitSha], `bringing ${branch} up to ${commitSha.slice(0, 12)}`);
+}
+
+const aborted = new WeakMap<AbortSignal, Promise<'interrupted'>>();
+
+/** Settles when `signal` is aborted: one listener per signal, however many jobs wait on it (the run's stop is shared by its phases). */
+function whenAborted(signal: AbortSignal): Promise<'interrupted'> {
+  let promise = aborted.get(signal);
+  if (promise === undefined) {
+    promise = new Promise((resolve) => {
+      if (signal.aborted) resolve('interrupted');
+      else signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
+    });
+    aborted.set(signal, promise);
+  }
+  return promise;
+}
+
 export class QueueSubmitter {
   private pushes: Promise<unknown> = Promise.resolve();
 
@@ -57,6 +79,8 @@ export class QueueSubmitter {
     const queue = new Queue(PHASE_QUEUE, { connection: connection.options });
     // Errors while Redis is away are retried by the client; listening keeps them from being thrown.
     queue.on('error', () => {});
+    // BullMQ's wait for a job listens to the queue's 'closing' once per job: as many as phases run at once, no leak.
+    queue.setMaxListeners(0);
     try {
       await requireConnected(queue, connection, env);
     } catch (error) {
@@ -94,10 +118,7 @@ export class QueueSubmitter {
     if ((await added.getState()) === 'failed') await added.retry('failed', { resetAttemptsMade: true });
     recorder.record({ type: 'phase_job', phaseId: phase.id, jobId, stage: 'queued' });
     recorder.record({ type: 'phase_started', phaseId: phase.id, title: phase.title, baseSha });
-    const interrupted = new Promise<'interrupted'>((resolve) => {
-      if (phaseCtx.interrupt.aborted) resolve('interrupted');
-      else phaseCtx.interrupt.addEventListener('abort', () => resolve('interrupted'), { once: true });
-    });
+    const interrupted = whenAborted(phaseCtx.interrupt);
     let returned: unknown;
     try {
       // A Ctrl-C here leaves the job to its worker: its branch is kept, and the next run resumes from it.
@@ -117,9 +138,7 @@ export class QueueSubmitter {
     }
     const result = parsed.value;
     recorder.record({ type: 'phase_job', phaseId: phase.id, jobId, stage: 'ended', worker: result.worker, status: result.status, commitSha: result.commitSha, costUsd: result.costUsd });
-    // The worker's commits, into the phase's worktree here: what the merge takes in (never forced: nothing of it is dropped).
-    await git(where.worktree, ['fetch', '--quiet', this.remote, `refs/heads/${where.branch}`], `fetching ${where.branch}`);
-    await git(where.worktree, ['merge', '--quiet', '--ff-only', result.commitSha], `bringing ${where.branch} up to ${result.commitSha.slice(0, 12)}`);
+    await bringBackPhase(where.worktree, this.remote, where.branch, result.commitSha);
     const phaseResult = phaseResultOfJob(result);
     if (phaseResult.status !== 'interrupted' && phaseResult.status !== 'paused') {
       recorder.record({ type: 'phase_ended', phaseId: phase.id, status: phaseResult.status === 'aborted' ? 'failed' : phaseResult.status, ...('reason' in phaseResult ? { reason: phaseResult.reason } : {}) });
