@@ -9,7 +9,7 @@
 import { JOURNAL_VERSION, type UnprovenWhy } from './events.js';
 import type { JournalKey } from './journal-key.js';
 import { checkSeal, sealLine } from './journal-seal.js';
-import { appendLine, appendRecord, readRecords } from './ndjson.js';
+import { appendLine, appendRecord, NotARecord, readRecords } from './ndjson.js';
 import { canonicalPath, projectJournalPath } from './paths.js';
 
 export type PhaseMarkStatus = 'completed' | 'blocked' | 'failed';
@@ -53,6 +53,11 @@ function isProjectEvent(value: unknown): value is ProjectEvent {
   if (typeof value !== 'object' || value === null) return false;
   const { type, ts, planPath } = value as Record<string, unknown>;
   return (type === 'phase_marked' || type === 'plan_used') && typeof ts === 'string' && typeof planPath === 'string';
+}
+
+/** A project journal line as its readers take it (a bad line when it is none of its records). */
+function projectEvent(value: unknown): ProjectEvent | NotARecord {
+  return isProjectEvent(value) ? value : new NotARecord('not a plan_used or phase_marked record');
 }
 
 function stamp(planPath: string): ProjectBase {
@@ -100,7 +105,10 @@ export async function readPhaseMarks(root: string, planPath: string, key: Journa
       ...(unproven === undefined ? {} : { unproven }),
     });
   };
-  await readRecords(projectJournalPath(root), isProjectEvent, take);
+  await readRecords(projectJournalPath(root), (value, line) => {
+    const event = projectEvent(value);
+    return event instanceof NotARecord ? event : take(event, line);
+  });
   return Object.fromEntries(marks);
 }
 
@@ -111,6 +119,6 @@ export function recordPlanUsed(root: string, planPath: string): void {
 
 /** Every `plan_used` record of the project, oldest first. */
 export async function readPlanUses(root: string): Promise<PlanUsedEvent[]> {
-  const { records } = await readRecords(projectJournalPath(root), isProjectEvent);
+  const { records } = await readRecords(projectJournalPath(root), projectEvent);
   return records.filter((event): event is PlanUsedEvent => event.type === 'plan_used');
 }

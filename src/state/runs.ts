@@ -5,7 +5,6 @@ import { foldRun } from './fold.js';
 import { readRunJournal } from './journal.js';
 import { journalKey } from './journal-key.js';
 import { RunJournalProof } from './journal-seal.js';
-import { journalVersionOf } from './journal-version.js';
 import { canonicalPath, isValidRunId, runDir, runsDir } from './paths.js';
 import { readPlanUses } from './project.js';
 import type { RunState } from './run-state.js';
@@ -27,7 +26,7 @@ export interface RunSummary {
 async function summarize(root: string, runId: string, dir: string): Promise<RunSummary> {
   // Verdicts count only when sealed by this user's debussy for this run (journal-seal.ts).
   const read = await readRunJournal(join(dir, 'journal.ndjson'), new RunJournalProof(runId, journalKey()));
-  const summary: RunSummary = { runId, dir, state: foldRun(read.events), badLines: read.badLines.length, tornTail: read.tornTail, journalVersion: journalVersionOf(read.events) };
+  const summary: RunSummary = { runId, dir, state: foldRun(read.events), badLines: read.badLines.length, tornTail: read.tornTail, journalVersion: read.version };
   if (summary.state || read.events.length === 0) return summary;
   const start = salvageRunStart({ runId, firstLine: read.badLines[0], events: read.events, planUses: await readPlanUses(root) });
   if (start) {
