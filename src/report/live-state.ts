@@ -119,7 +119,7 @@ function phaseActivity(event: JournalEvent): string | undefined {
 }
 
 function trackRunning(state: LiveState, event: JournalEvent): LiveState {
-  if (!('phaseId' in event) || typeof event.phaseId !== 'string') return state;
+  if (!('phaseId' in event) || event.phaseId === undefined) return state;
   const id = event.phaseId;
   if (event.type === 'phase_ended') return { ...state, running: state.running.filter((phase) => phase.id !== id) };
   if (event.type === 'phase_started') return { ...state, running: [...state.running.filter((phase) => phase.id !== id), { id, activity: 'preparing the session', percent: undefined }] };

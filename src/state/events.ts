@@ -257,6 +257,12 @@ const contextCrossed = v.object({
   percent: v.number(),
   toolCalls: v.number(),
   limit: v.optional(contextLimit),
+  /** The rest of the monitor's snapshot at the crossing (context-monitor.ts ContextSnapshot); older journals lack them. */
+  reportedTokens: optionalNumber,
+  projectedExtraTokens: optionalNumber,
+  peakTokens: optionalNumber,
+  peakPercent: optionalNumber,
+  turns: optionalNumber,
   /** False in one-shot mode: the crossing is reported, the session runs on. */
   stopping: v.boolean(),
 });
@@ -532,3 +538,9 @@ export type JournalEventType = JournalEvent['type'];
 
 /** An event as passed to `append`: the journal fills in v, ts and pid (and a run its seal). */
 export type NewJournalEvent = WrittenJournalEvent extends infer E ? (E extends WrittenJournalEvent ? Omit<E, 'v' | 'ts' | 'pid' | 'seq' | 'mac'> : never) : never;
+
+/** Why a line does not fit its schema, for a bad line: its first field that does not, and how. */
+export function misfitOf(issues: readonly [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]): string {
+  const field = v.getDotPath(issues[0]);
+  return `${field === null ? '' : `${field}: `}${issues[0].message}`;
+}

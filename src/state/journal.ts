@@ -1,7 +1,7 @@
 /** A run's journal: the append-only record every other view of the run is folded from. */
 import * as v from 'valibot';
 import { appendRecord, NotARecord, readRecords, type BadLine } from './ndjson.js';
-import { JOURNAL_EVENT_SCHEMAS, JOURNAL_VERSION, type JournalEvent, type NewJournalEvent, type WrittenJournalEvent } from './events.js';
+import { JOURNAL_EVENT_SCHEMAS, JOURNAL_VERSION, misfitOf, type JournalEvent, type NewJournalEvent, type WrittenJournalEvent } from './events.js';
 import type { RunJournalProof } from './journal-seal.js';
 import { lineVersion } from './journal-version.js';
 
@@ -42,10 +42,7 @@ export function journalEventOf(value: unknown): WrittenJournalEvent | undefined 
   if (typeof type !== 'string') return new NotARecord('not a journal event (no type)');
   if (!Object.hasOwn(JOURNAL_EVENT_SCHEMAS, type)) return undefined;
   const checked = v.safeParse(JOURNAL_EVENT_SCHEMAS[type as EventType], value, { abortEarly: true });
-  if (checked.success) return checked.output;
-  const [issue] = checked.issues;
-  const field = v.getDotPath(issue);
-  return new NotARecord(`${type}: ${field === null ? '' : `${field}: `}${issue.message}`);
+  return checked.success ? checked.output : new NotARecord(`${type}: ${misfitOf(checked.issues)}`);
 }
 
 /**
