@@ -60,14 +60,12 @@ export function eventsOfLines(lines: readonly string[], proof?: RunJournalProof)
       continue; // a torn or foreign line: readJournal reports those
     }
     const event = journalEventOf(value);
-    if (event === undefined || event instanceof NotARecord) continue;
-    const taken = proof ? proof.judge(event, line) : event;
-    if (taken !== undefined) events.push(taken);
+    if (event !== undefined && !(event instanceof NotARecord)) events.push(proof ? proof.judge(event, line) : event);
   }
   return events;
 }
 
-async function readEvents(file: string, take: (event: WrittenJournalEvent, line: string) => JournalEvent | undefined): Promise<JournalRead> {
+async function readEvents(file: string, take: (event: WrittenJournalEvent, line: string) => JournalEvent): Promise<JournalRead> {
   let version = 1;
   const read = await readRecords<JournalEvent>(file, (value, line) => {
     version = Math.max(version, lineVersion(value));
