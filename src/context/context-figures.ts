@@ -11,7 +11,7 @@ export interface ContextFigures {
   /** Projection of the next request: what the API reported plus what entered the context since. */
   usedTokens: number;
   /** Absent (in old journals: 0) while the window is unknown. */
-  contextWindow: number | undefined;
+  contextWindow?: number | undefined;
   /** usedTokens / contextWindow * 100; 0 while the window is unknown. */
   percent: number;
   toolCalls: number;

@@ -16,7 +16,7 @@ export function gaugeLevel(percent: number, thresholdPercent: number | undefined
 
 export interface GaugeInput {
   usedTokens: number;
-  contextWindow: number | undefined;
+  contextWindow?: number | undefined;
   percent: number;
   thresholdPercent: number | undefined;
 }

@@ -81,7 +81,7 @@ export class JsonReporter implements Reporter {
   }
 
   journal(event: JournalEvent): void {
-    this.emit(event as unknown as JsonRecord);
+    this.emit(event);
   }
 
   agent(phaseId: string, event: AgentEvent, context: ContextSnapshot): void {

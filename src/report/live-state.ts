@@ -1,11 +1,14 @@
 /**
- * What the live status area shows, folded from the reporter hooks. Pure: each function returns a
- * new state, so the frame is a function of the events seen and the clock.
+ * What the live status area shows, folded from the reporter hooks: what is happening now (the
+ * phase, its attempt, the activity), and the run's journal folded by fold.ts, as the run itself
+ * and `debussy status` fold it, for what its events add up to (cost, budget). Each function
+ * returns a new state, so the frame is a function of the events seen and the clock; the folded
+ * run in it is updated in place (as the run's own is), so a state is replaced, never kept.
  */
 import type { AgentEvent } from '../agent/index.js';
 import { describeCompaction } from '../agent/describe-compaction.js';
 import type { ContextFigures } from '../context/index.js';
-import type { AttemptKind, JournalEvent } from '../state/index.js';
+import { foldEvent, type AttemptKind, type JournalEvent, type RunState } from '../state/index.js';
 import type { RunStartInfo } from './reporter.js';
 
 export interface LivePhase {
@@ -34,17 +37,10 @@ export interface LiveState {
   /** What is happening: "session 2 running", "stopping: ...", "checking gates". */
   activity: string;
   sessionLive: boolean;
-  /** Cost of the sessions that ended in this run. */
-  endedCostUsd: number;
+  /** The run as its journal says so far (fold.ts): its ended sessions' and jobs' cost, its budget. */
+  run: RunState | undefined;
   /** Cost of the running session, once its result arrived (it ends right after). */
   currentCostUsd: number;
-  /** A session ended without claude reporting its cost (stopped before its result): the cost is a lower bound. */
-  costIncomplete: boolean;
-  /** Some ended session's cost is debussy's estimate (stopped before claude's result). */
-  costEstimated: boolean;
-  /** max_cost, and what the runs this one continues spent (counted against it). */
-  budgetUsd: number | undefined;
-  priorCostUsd: number;
   /** While waiting for a usage limit to reset: when the wait ends (epoch ms). */
   waitUntil: number | undefined;
   finished: boolean;
@@ -70,19 +66,12 @@ export const INITIAL_LIVE_STATE: LiveState = {
   context: undefined,
   activity: 'starting',
   sessionLive: false,
-  endedCostUsd: 0,
+  run: undefined,
   currentCostUsd: 0,
-  costIncomplete: false,
-  costEstimated: false,
-  budgetUsd: undefined,
-  priorCostUsd: 0,
   waitUntil: undefined,
   finished: false,
   running: [],
 };
-
-const numberOr = (value: unknown, fallback: number | undefined): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 
 const timeOf = (ts: string, fallback: number): number => {
   const ms = Date.parse(ts);
@@ -103,7 +92,8 @@ export function applyRunStart(state: LiveState, info: RunStartInfo): LiveState {
 }
 
 export function applyJournalEvent(state: LiveState, event: JournalEvent, now: number): LiveState {
-  return trackRunning(applyToRun(state, event, now), event);
+  const run = foldEvent(state.run, event);
+  return trackRunning(applyToRun({ ...state, run }, event, now), event);
 }
 
 /** What a running phase's line says after one of its events; undefined: unchanged. */
@@ -129,7 +119,7 @@ function phaseActivity(event: JournalEvent): string | undefined {
 }
 
 function trackRunning(state: LiveState, event: JournalEvent): LiveState {
-  if (!('phaseId' in event) || typeof event.phaseId !== 'string') return state;
+  if (!('phaseId' in event) || event.phaseId === undefined) return state;
   const id = event.phaseId;
   if (event.type === 'phase_ended') return { ...state, running: state.running.filter((phase) => phase.id !== id) };
   if (event.type === 'phase_started') return { ...state, running: [...state.running.filter((phase) => phase.id !== id), { id, activity: 'preparing the session', percent: undefined }] };
@@ -149,11 +139,9 @@ function applyToRun(state: LiveState, event: JournalEvent, now: number): LiveSta
         maxRestarts: event.options.max_restarts ?? state.maxRestarts,
         contextThreshold: event.options.context_threshold ?? state.contextThreshold,
         activity: 'starting',
-        budgetUsd: numberOr(event.budget?.maxCostUsd, undefined),
-        priorCostUsd: numberOr(event.priorCostUsd, 0) ?? 0,
       };
     case 'usage_limit':
-      if (event.stage === 'started') return { ...state, waitUntil: numberOr(event.until, undefined), activity: `waiting for the usage limit (${event.kind}) to reset` };
+      if (event.stage === 'started') return { ...state, waitUntil: event.until, activity: `waiting for the usage limit (${event.kind}) to reset` };
       return { ...state, waitUntil: undefined, activity: event.stage === 'ended' ? 'usage limit reset: resuming' : `usage limit (${event.kind}) resets beyond max_wait` };
     case 'budget_reached':
       return { ...state, activity: `${event.scope} budget reached: stopping` };
@@ -183,10 +171,7 @@ function applyToRun(state: LiveState, event: JournalEvent, now: number): LiveSta
     case 'stop_requested':
       return { ...state, activity: `stopping: ${event.reason}` };
     case 'session_ended':
-      return {
-        ...state, sessionLive: false, endedCostUsd: state.endedCostUsd + (numberOr(event.costUsd, 0) ?? 0), currentCostUsd: 0,
-        costIncomplete: state.costIncomplete || event.costUnknown === true, costEstimated: state.costEstimated || event.costEstimated === true, activity: `session ${event.sessionIndex} ${event.outcome}`,
-      };
+      return { ...state, sessionLive: false, currentCostUsd: 0, activity: `session ${event.sessionIndex} ${event.outcome}` };
     case 'restart':
       return { ...state, phase: state.phase && { ...state.phase, restart: event.restart }, maxRestarts: event.maxRestarts, activity: `restarting from a checkpoint (${event.restart}/${event.maxRestarts})` };
     case 'commit':
@@ -216,14 +201,33 @@ export function applyAgentEvent(state: LiveState, event: AgentEvent, context: Co
     const activity = event.type === 'tool_start' && event.parentToolUseId === undefined ? `running ${event.name}` : event.type === 'request_started' ? 'waiting for the model' : undefined;
     next.running = state.running.map((phase) => (phase.id === phaseId ? { ...phase, percent: context.percent, ...(activity === undefined ? {} : { activity }) } : phase));
   }
-  if (event.type === 'result') next.currentCostUsd = numberOr(event.costUsd, 0) ?? 0;
+  if (event.type === 'result') next.currentCostUsd = event.costUsd ?? 0;
   if (event.type === 'tool_start' && event.parentToolUseId === undefined) next.activity = `running ${event.name}`;
   if (event.type === 'request_started' || (event.type === 'tool_result' && event.parentToolUseId === undefined)) next.activity = 'waiting for the model';
   if (event.type === 'compaction') next.activity = describeCompaction(event);
   return next;
 }
 
-/** Cost so far: ended sessions plus the running one when its figure is known. */
-export function costSoFar(state: LiveState): number {
-  return state.endedCostUsd + state.currentCostUsd;
+export interface LiveCost {
+  /** This run's: its ended sessions and finished jobs (as fold.ts counts them), plus the running session when its figure is known. */
+  usd: number;
+  /** Some of it is debussy's estimate (sessions stopped before claude's result). */
+  estimated: boolean;
+  /** A session's cost is not known (older journals): usd is a lower bound. */
+  incomplete: boolean;
+  /** max_cost, and what the runs this one continues spent (counted against it). */
+  budgetUsd: number | undefined;
+  priorUsd: number;
+}
+
+/** What the run has spent so far, from the folded run and the running session. */
+export function liveCost(state: LiveState): LiveCost {
+  const phases = Object.values(state.run?.phases ?? {});
+  return {
+    usd: phases.reduce((sum, phase) => sum + phase.costUsd, 0) + state.currentCostUsd,
+    estimated: phases.some((phase) => phase.estimatedCostUsd !== undefined),
+    incomplete: phases.some((phase) => phase.sessionsWithoutCost > 0),
+    budgetUsd: state.run?.budget?.maxCostUsd,
+    priorUsd: state.run?.priorCostUsd ?? 0,
+  };
 }

@@ -7,7 +7,7 @@
 import type { Colors } from './color.js';
 import { renderGauge } from './context-gauge.js';
 import { formatCost, formatDuration, formatTokensShort, plural } from './format-units.js';
-import { costSoFar, type LiveState } from './live-state.js';
+import { liveCost, type LiveCost, type LiveState } from './live-state.js';
 import { truncateToWidth, visibleWidth } from './terminal-width.js';
 import { inertLine } from '../text/inert-text.js';
 
@@ -59,6 +59,12 @@ function headerLine(state: LiveState, options: FrameOptions, width: number): str
   return spread(left, rights.map((r) => colors.dim(r)), width);
 }
 
+/** `cost ~$0.40+ ($0.90 of $2.00)`: ~ some estimated, + some unknown, then against max_cost with the runs before. */
+function costPart(cost: LiveCost): string {
+  const budget = cost.budgetUsd === undefined ? '' : ` (${formatCost(cost.priorUsd + cost.usd)} of ${formatCost(cost.budgetUsd)})`;
+  return `cost ${cost.estimated ? '~' : ''}${formatCost(cost.usd)}${cost.incomplete ? '+' : ''}${budget}`;
+}
+
 function countersLine(state: LiveState, options: FrameOptions): string {
   const { colors } = options;
   const sep = colors.dim(options.unicode ? ' · ' : ' | ');
@@ -70,7 +76,7 @@ function countersLine(state: LiveState, options: FrameOptions): string {
     (phase?.restart ?? 0) > 0 ? colors.yellow(restart) : restart,
     ...(phase && phase.retry > 0 ? [`retry ${phase.retry}`] : []),
     plural(state.context?.toolCalls ?? 0, 'tool call'),
-    `cost ${state.costEstimated ? '~' : ''}${formatCost(costSoFar(state))}${state.costIncomplete ? '+' : ''}${state.budgetUsd === undefined ? '' : ` (${formatCost(state.priorCostUsd + costSoFar(state))} of ${formatCost(state.budgetUsd)})`}`,
+    costPart(liveCost(state)),
     colors.dim(state.waitUntil === undefined ? inertLine(state.activity) : `${inertLine(state.activity)}: ${formatDuration(Math.max(0, state.waitUntil - options.now))} left`),
   ];
   return `  ${parts.join(sep)}`;

@@ -1,37 +1,25 @@
 /**
  * The state of a run, computed by folding its journal. Pure: the same events always give the same
- * state, nothing here touches the disk. Events come from a file other processes write, so fields
- * are checked before use and an event that does not fit is skipped rather than trusted.
+ * state, nothing here touches the disk. The events come checked against their schemas (events.ts,
+ * journal.ts): a line whose fields do not fit never gets here, so each field is taken as typed.
  */
 import type {
   AttemptStartedEvent,
   CommitEvent,
   ContextCrossedEvent,
   JournalEvent,
-  OwedRegression,
   PhaseResumedEvent,
-  RunOptions,
   RunStartedEvent,
   SessionEndedEvent,
   SessionStartedEvent,
   UnprovenRecordEvent,
 } from './events.js';
 import type { PhaseState, RunState, SessionSummary } from './run-state.js';
-import type { FileState, UserChange, UserChangeOrigin } from '../git/commit-scope.js';
-import { asPlanFingerprint } from './plan-fingerprint.js';
 
-const isString = (value: unknown): value is string => typeof value === 'string';
-const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-const optionalString = (value: unknown): string | undefined => (isString(value) ? value : undefined);
-const optionalNumber = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-const USER_CHANGE_ORIGINS: readonly string[] = ['untracked_before_phase', 'modified_before_phase', 'changed_between_runs'] satisfies UserChangeOrigin[];
-const isUserChange = (value: unknown): value is UserChange =>
-  typeof value === 'object' && value !== null && isString((value as UserChange).path) && USER_CHANGE_ORIGINS.includes((value as UserChange).origin);
-const isOwedRegression = (value: unknown): value is OwedRegression =>
-  typeof value === 'object' && value !== null && isString((value as OwedRegression).phaseId) && isString((value as OwedRegression).name) && Array.isArray((value as OwedRegression).suspects) && (value as OwedRegression).suspects.every(isString);
-const isFileState = (value: unknown): value is FileState =>
-  typeof value === 'object' && value !== null && isString((value as FileState).path) && (isString((value as FileState).hash) || (value as FileState).hash === null);
+/** The fields of `from` that are set: an absent optional field stays absent in the state. */
+function definedOf<T extends object>(from: T): Partial<T> {
+  return Object.fromEntries(Object.entries(from).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
 
 function elapsedMs(from: string | undefined, to: string): number | undefined {
   if (from === undefined) return undefined;
@@ -77,8 +65,8 @@ function newSession(attemptId: string, sessionIndex: number): SessionSummary {
 }
 
 /** The phase an event is about, created on first mention (a phase missing from run_started). */
-function phaseFor(state: RunState, phaseId: unknown): PhaseState | undefined {
-  if (!isString(phaseId) || phaseId === '') return undefined;
+function phaseFor(state: RunState, phaseId: string | undefined): PhaseState | undefined {
+  if (phaseId === undefined || phaseId === '') return undefined;
   let phase = state.phases[phaseId];
   if (!phase) {
     phase = newPhase(phaseId);
@@ -88,72 +76,34 @@ function phaseFor(state: RunState, phaseId: unknown): PhaseState | undefined {
   return phase;
 }
 
-/** The options of a run_started line, each kept only when it has its type (RunOptions). */
-export function runOptionsOf(value: unknown): RunOptions {
-  if (typeof value !== 'object' || value === null) return {};
-  const given = value as Record<string, unknown>;
-  const options: RunOptions = {};
-  for (const key of ['context_threshold', 'max_restarts', 'max_retries', 'tool_call_threshold'] as const) {
-    const number = optionalNumber(given[key]);
-    if (number !== undefined) options[key] = number;
-  }
-  for (const key of ['only', 'startAt'] as const) {
-    const text = optionalString(given[key]);
-    if (text !== undefined) options[key] = text;
-  }
-  return options;
-}
-
 function startRun(state: RunState | undefined, event: RunStartedEvent): RunState {
-  const phaseIds = Array.isArray(event.phaseIds) ? event.phaseIds.filter(isString) : [];
-  const options = runOptionsOf(event.options);
   if (state) {
     // A second run_started in the same journal reopens the run; its history stays.
     state.status = 'running';
     delete state.endedAt;
     delete state.exitCode;
     delete state.reason;
-    state.options = options;
-    for (const id of phaseIds) phaseFor(state, id);
+    state.options = event.options;
+    for (const id of event.phaseIds) phaseFor(state, id);
     return state;
   }
+  const { runId, planPath, planName, options, resumedFrom, planFingerprint, priorCostUsd, priorCostEstimatedUsd, budget } = event;
   const fresh: RunState = {
-    runId: String(event.runId),
-    planPath: String(event.planPath),
-    planName: String(event.planName),
-    status: 'running',
-    startedAt: event.ts,
-    options,
-    phaseOrder: [],
-    phases: {},
-    notices: [],
-    lastEventAt: event.ts,
+    runId, planPath, planName, status: 'running', startedAt: event.ts, options, phaseOrder: [], phases: {}, notices: [], lastEventAt: event.ts,
+    ...definedOf({ resumedFrom, planFingerprint, priorCostUsd, priorCostEstimatedUsd, budget }),
   };
-  if (isString(event.resumedFrom)) fresh.resumedFrom = event.resumedFrom;
-  const priorCostUsd = optionalNumber(event.priorCostUsd);
-  if (priorCostUsd !== undefined) fresh.priorCostUsd = priorCostUsd;
-  const priorEstimated = optionalNumber(event.priorCostEstimatedUsd);
-  if (priorEstimated !== undefined) fresh.priorCostEstimatedUsd = priorEstimated;
-  if (typeof event.budget === 'object' && event.budget !== null) {
-    const maxCostUsd = optionalNumber(event.budget.maxCostUsd);
-    const maxPhaseCostUsd = optionalNumber(event.budget.maxPhaseCostUsd);
-    fresh.budget = { ...(maxCostUsd === undefined ? {} : { maxCostUsd }), ...(maxPhaseCostUsd === undefined ? {} : { maxPhaseCostUsd }) };
-  }
-  const fingerprint = asPlanFingerprint(event.planFingerprint);
-  if (fingerprint) fresh.planFingerprint = fingerprint;
-  for (const id of phaseIds) phaseFor(fresh, id);
+  for (const id of event.phaseIds) phaseFor(fresh, id);
   return fresh;
 }
 
 function startAttempt(phase: PhaseState, event: AttemptStartedEvent): void {
-  if (!isString(event.attemptId)) return;
   phase.attempts += 1;
   phase.currentAttemptId = event.attemptId;
-  phase.restarts = Math.max(phase.restarts, count(event.restart));
-  phase.retries = Math.max(phase.retries, count(event.retry));
+  phase.restarts = Math.max(phase.restarts, event.restart);
+  phase.retries = Math.max(phase.retries, event.retry);
 }
 
-function findSession(phase: PhaseState, attemptId: unknown, sessionIndex: unknown): SessionSummary | undefined {
+function findSession(phase: PhaseState, attemptId: string | undefined, sessionIndex: number): SessionSummary | undefined {
   for (let i = phase.sessions.length - 1; i >= 0; i--) {
     const session = phase.sessions[i];
     if (session && session.sessionIndex === sessionIndex && (attemptId === undefined || session.attemptId === attemptId)) {
@@ -163,52 +113,32 @@ function findSession(phase: PhaseState, attemptId: unknown, sessionIndex: unknow
   return undefined;
 }
 
-function startSession(phase: PhaseState, event: SessionStartedEvent): void {
-  if (!isString(event.attemptId)) return;
-  const session = newSession(event.attemptId, count(event.sessionIndex));
-  const agentPid = optionalNumber(event.agentPid);
-  const agentStartTime = optionalNumber(event.agentStartTime);
-  if (agentPid !== undefined) session.agentPid = agentPid;
-  if (agentStartTime !== undefined) session.agentStartTime = agentStartTime;
-  const marker = optionalString(event.marker);
-  if (marker !== undefined) session.marker = marker;
-  const streamLogPath = optionalString(event.streamLogPath);
-  if (streamLogPath !== undefined) session.streamLogPath = streamLogPath;
-  phase.sessions.push(session);
+function startSession(phase: PhaseState, { attemptId, sessionIndex, agentPid, agentStartTime, marker, streamLogPath }: SessionStartedEvent): void {
+  phase.sessions.push({ ...newSession(attemptId, sessionIndex), agentPid, ...definedOf({ agentStartTime, marker, streamLogPath }) });
 }
 
 function endSession(phase: PhaseState, event: SessionEndedEvent): void {
-  if (!isString(event.attemptId)) return;
   let session = findSession(phase, event.attemptId, event.sessionIndex);
   if (!session) {
-    session = newSession(event.attemptId, count(event.sessionIndex));
+    session = newSession(event.attemptId, event.sessionIndex);
     phase.sessions.push(session);
   }
   session.ended = true;
-  const outcome = optionalString(event.outcome);
-  if (outcome !== undefined) session.outcome = outcome;
-  session.peakContextPercent = Math.max(session.peakContextPercent, count(event.peakContextPercent));
-  session.peakContextTokens = Math.max(session.peakContextTokens, count(event.peakContextTokens));
-  session.contextWindow = count(event.contextWindow) || session.contextWindow;
-  const limitTokens = optionalNumber(event.contextLimitTokens);
-  const limitSource = optionalString(event.contextLimitSource);
-  if (limitTokens !== undefined && limitSource !== undefined) Object.assign(session, { contextLimitTokens: limitTokens, contextLimitSource: limitSource });
-  session.toolCalls = Math.max(session.toolCalls, count(event.toolCalls));
-  session.costUsd = count(event.costUsd);
+  session.outcome = event.outcome;
+  session.peakContextPercent = Math.max(session.peakContextPercent, event.peakContextPercent);
+  session.peakContextTokens = Math.max(session.peakContextTokens, event.peakContextTokens);
+  session.contextWindow = event.contextWindow || session.contextWindow;
+  if (event.contextLimitTokens !== undefined && event.contextLimitSource !== undefined) Object.assign(session, { contextLimitTokens: event.contextLimitTokens, contextLimitSource: event.contextLimitSource });
+  session.toolCalls = Math.max(session.toolCalls, event.toolCalls);
+  session.costUsd = event.costUsd;
   if (event.costUnknown === true) session.costUnknown = true;
   if (event.costEstimated === true) session.costEstimated = true;
-  session.inputTokens = count(event.inputTokens);
-  session.outputTokens = count(event.outputTokens);
-  const durationMs = optionalNumber(event.durationMs);
-  if (durationMs !== undefined) session.durationMs = durationMs;
-  const sessionId = optionalString(event.sessionId);
-  if (sessionId !== undefined) session.sessionId = sessionId;
-  const errorClass = optionalString(event.errorClass);
-  if (errorClass !== undefined) session.errorClass = errorClass;
-  const lastActivity = stringList(event.lastActivity);
-  if (lastActivity.length > 0) phase.lastActivity = lastActivity;
-  const incompleteLogs = Array.isArray(event.incompleteLogs) ? event.incompleteLogs.filter((log) => typeof log === 'object' && log !== null && isString(log.path) && isString(log.error)) : [];
-  if (incompleteLogs.length > 0) session.incompleteLogs = incompleteLogs.map((log) => ({ path: log.path, error: log.error }));
+  session.inputTokens = event.inputTokens;
+  session.outputTokens = event.outputTokens;
+  session.durationMs = event.durationMs;
+  Object.assign(session, definedOf({ sessionId: event.sessionId, errorClass: event.errorClass }));
+  if (event.lastActivity !== undefined && event.lastActivity.length > 0) phase.lastActivity = event.lastActivity;
+  if (event.incompleteLogs !== undefined && event.incompleteLogs.length > 0) session.incompleteLogs = event.incompleteLogs;
   phase.peakContextPercent = Math.max(phase.peakContextPercent, session.peakContextPercent);
   phase.costUsd += session.costUsd;
   if (session.costUnknown === true) phase.sessionsWithoutCost += 1;
@@ -218,36 +148,25 @@ function endSession(phase: PhaseState, event: SessionEndedEvent): void {
 }
 
 function crossContext(phase: PhaseState, event: ContextCrossedEvent): void {
-  const percent = count(event.percent);
-  phase.peakContextPercent = Math.max(phase.peakContextPercent, percent);
+  phase.peakContextPercent = Math.max(phase.peakContextPercent, event.percent);
   const session = findSession(phase, undefined, event.sessionIndex);
   if (!session) return;
-  session.peakContextPercent = Math.max(session.peakContextPercent, percent);
-  session.peakContextTokens = Math.max(session.peakContextTokens, count(event.usedTokens));
-  session.contextWindow = count(event.contextWindow) || session.contextWindow;
-  session.toolCalls = Math.max(session.toolCalls, count(event.toolCalls));
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter(isString) : [];
+  session.peakContextPercent = Math.max(session.peakContextPercent, event.percent);
+  session.peakContextTokens = Math.max(session.peakContextTokens, event.usedTokens);
+  session.contextWindow = event.contextWindow || session.contextWindow;
+  session.toolCalls = Math.max(session.toolCalls, event.toolCalls);
 }
 
 /** What an interrupted run knew about the phase comes first: it happened before this run. */
 function resumePhase(phase: PhaseState, event: PhaseResumedEvent): void {
-  const carried = Array.isArray(event.progress) ? event.progress : [];
-  const progress = carried
-    .filter((entry): entry is { message: string; ts: string; attemptId?: string } => typeof entry === 'object' && entry !== null && isString(entry.message))
-    .map((entry) => ({ message: entry.message, ts: String(entry.ts), ...(isString(entry.attemptId) ? { attemptId: entry.attemptId } : {}) }));
+  const progress = event.progress.map(({ message, ts, attemptId }) => ({ message, ts, ...definedOf({ attemptId }) }));
   phase.progress = [...progress, ...phase.progress];
-  const lastActivity = stringList(event.lastActivity);
-  if (phase.lastActivity.length === 0) phase.lastActivity = lastActivity;
-  const priorCostUsd = optionalNumber(event.priorCostUsd);
-  if (priorCostUsd !== undefined) phase.priorCostUsd = priorCostUsd;
+  if (phase.lastActivity.length === 0) phase.lastActivity = event.lastActivity;
+  if (event.priorCostUsd !== undefined) phase.priorCostUsd = event.priorCostUsd;
 }
 
-function recordCommit(phase: PhaseState, event: CommitEvent): void {
-  if (!isString(event.sha)) return;
-  phase.commits.push({ sha: event.sha, message: String(event.message), purpose: String(event.purpose) });
+function recordCommit(phase: PhaseState, { sha, message, purpose }: CommitEvent): void {
+  phase.commits.push({ sha, message, purpose });
 }
 
 /** A verdict the journal holds but debussy cannot prove it wrote: noted beside the state, which it does not change. */
@@ -257,7 +176,7 @@ function noteUnproven(state: RunState, event: UnprovenRecordEvent): void {
   if (!phase) return;
   (state.unproven ??= []).push({
     type: record.type, phaseId: phase.id, ts: event.ts, why,
-    ...(record.type === 'phase_ended' ? { status: String(record.status) } : { gate: String(record.name) }),
+    ...(record.type === 'phase_ended' ? { status: record.status } : { gate: record.name }),
   });
   if (record.type === 'phase_ended') phase.unprovenCompletion = { ts: event.ts, why };
 }
@@ -270,8 +189,8 @@ function apply(state: RunState, event: JournalEvent): void {
     case 'run_ended':
       state.status = event.status;
       state.endedAt = event.ts;
-      state.exitCode = count(event.exitCode);
-      if (isString(event.reason)) state.reason = event.reason;
+      state.exitCode = event.exitCode;
+      if (event.reason !== undefined) state.reason = event.reason;
       return;
     case 'notice':
       state.notices.push(event);
@@ -281,26 +200,18 @@ function apply(state: RunState, event: JournalEvent): void {
       return;
     case 'regression_check':
       if (event.stage === 'finished') state.endCheck = { ...(state.endCheck ?? { phases: [], regressions: [] }), finished: true };
-      else state.endCheck = { phases: stringList(event.phases), regressions: Array.isArray(event.regressions) ? event.regressions.filter(isOwedRegression) : [], finished: false };
+      else state.endCheck = { phases: event.phases ?? [], regressions: event.regressions ?? [], finished: false };
       return;
     case 'plan_changed':
       state.planChanged = event;
       return;
     case 'usage_limit':
-      if (event.stage === 'started' && typeof event.until === 'number') state.usageLimitWait = { phaseId: String(event.phaseId), kind: String(event.kind), until: event.until };
+      if (event.stage === 'started' && event.until !== undefined) state.usageLimitWait = { phaseId: event.phaseId, kind: event.kind, until: event.until };
       else delete state.usageLimitWait;
       applyToPhase(state, event);
       return;
     case 'commit_failed':
-      state.notices.push({
-        type: 'notice',
-        v: event.v,
-        ts: event.ts,
-        pid: event.pid,
-        level: 'warning',
-        message: `commit failed: ${String(event.message)}`,
-        ...(isString(event.phaseId) ? { phaseId: event.phaseId } : {}),
-      });
+      state.notices.push({ type: 'notice', v: event.v, ts: event.ts, pid: event.pid, level: 'warning', message: `commit failed: ${event.message}`, phaseId: event.phaseId });
       return;
     default:
       applyToPhase(state, event);
@@ -313,10 +224,10 @@ function applyToPhase(state: RunState, event: JournalEvent): void {
   if (!phase) return;
   switch (event.type) {
     case 'phase_started':
-      if (isString(event.title) && event.title !== '') phase.title = event.title;
+      if (event.title !== '') phase.title = event.title;
       phase.status = 'in_progress';
       phase.startedAt ??= event.ts;
-      if (phase.baseSha === undefined && isString(event.baseSha)) phase.baseSha = event.baseSha;
+      if (phase.baseSha === undefined && event.baseSha !== undefined) phase.baseSha = event.baseSha;
       delete phase.unprovenCompletion;
       delete phase.endedAt;
       delete phase.durationMs;
@@ -328,15 +239,15 @@ function applyToPhase(state: RunState, event: JournalEvent): void {
       phase.endedAt = event.ts;
       const durationMs = elapsedMs(phase.startedAt, event.ts);
       if (durationMs !== undefined) phase.durationMs = durationMs;
-      if (isString(event.reason)) phase.reason = event.reason;
+      if (event.reason !== undefined) phase.reason = event.reason;
       return;
     }
     case 'phase_job':
       // The sessions ran on a worker: their spend comes with its result and counts here (status, max_cost).
-      if (event.stage === 'ended') phase.costUsd += count(event.costUsd);
+      if (event.stage === 'ended') phase.costUsd += event.costUsd ?? 0;
       return;
     case 'phase_branch':
-      if (isString(event.branch) && isString(event.worktree)) phase.branch = { name: event.branch, worktree: event.worktree, merged: event.stage === 'merged' };
+      phase.branch = { name: event.branch, worktree: event.worktree, merged: event.stage === 'merged' };
       return;
     case 'attempt_started':
       return startAttempt(phase, event);
@@ -349,13 +260,13 @@ function applyToPhase(state: RunState, event: JournalEvent): void {
     case 'commit':
       return recordCommit(phase, event);
     case 'restart':
-      phase.restarts = Math.max(phase.restarts, count(event.restart));
+      phase.restarts = Math.max(phase.restarts, event.restart);
       return;
     case 'user_changes':
-      if (Array.isArray(event.changes)) phase.userChanges = event.changes.filter(isUserChange);
+      phase.userChanges = event.changes;
       return;
     case 'uncommitted_at_stop':
-      if (Array.isArray(event.files)) phase.uncommittedAtStop = event.files.filter(isFileState);
+      if (event.files !== undefined) phase.uncommittedAtStop = event.files;
       return;
     case 'signal':
       phase.signals.push(event);
@@ -363,7 +274,7 @@ function applyToPhase(state: RunState, event: JournalEvent): void {
     case 'phase_resumed':
       return resumePhase(phase, event);
     case 'progress':
-      phase.progress.push({ message: String(event.message), ts: event.ts, ...(isString(event.attemptId) ? { attemptId: event.attemptId } : {}) });
+      phase.progress.push({ message: event.message, ts: event.ts, ...definedOf({ attemptId: event.attemptId }) });
       return;
     case 'gate_result':
       phase.gates.push(event);
@@ -372,7 +283,7 @@ function applyToPhase(state: RunState, event: JournalEvent): void {
       phase.baseline = [...(phase.baseline ?? []).filter((gate) => gate.name !== event.name), event];
       return;
     default:
-      // stop_requested and event types this version does not know change no state.
+      // stop_requested, recovery and the like change no state.
       return;
   }
 }

@@ -14,7 +14,7 @@
  * journal is history (sessions, costs, commits). Both are read as written.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { JournalEvent, UnprovenRecordEvent, UnprovenWhy } from './events.js';
+import type { JournalEvent, UnprovenRecordEvent, UnprovenWhy, WrittenJournalEvent } from './events.js';
 import type { JournalKey } from './journal-key.js';
 
 const SEAL = /,"mac":"([A-Za-z0-9_-]{43})"\}$/;
@@ -62,21 +62,23 @@ export class RunJournalProof {
     this.context = runSealContext(runId);
   }
 
-  /** The event as the fold takes it: itself, or for a verdict debussy cannot prove it wrote, its unproven stand-in; undefined to skip. */
-  judge(event: JournalEvent, line: string): JournalEvent | undefined {
-    // A stand-in is the reader's, never a line's: one in the file was written by someone else.
-    if (event.type === 'unproven') return undefined;
+  /**
+   * The event as the fold takes it: itself, or for a verdict debussy cannot prove it wrote, its
+   * unproven stand-in. `line` is the line as written, which the seal covers. (A stand-in is the
+   * reader's, never a line's: the reader takes no `unproven` line.)
+   */
+  judge(event: WrittenJournalEvent, line: string): JournalEvent {
     if (!isVerdict(event)) return event;
     const why = this.whyUnproven(event, line);
     if (why === undefined) return event;
     return { type: 'unproven', v: event.v, ts: event.ts, pid: event.pid, record: event, why };
   }
 
-  private whyUnproven(event: JournalEvent, line: string): UnprovenWhy | undefined {
+  private whyUnproven(event: WrittenJournalEvent, line: string): UnprovenWhy | undefined {
     const why = checkSeal(line, this.context, this.key);
     if (why !== undefined) return why;
-    const seq = (event as { seq?: unknown }).seq;
-    if (typeof seq !== 'number' || !Number.isInteger(seq) || seq <= this.lastSeq) return 'replayed';
+    const { seq } = event;
+    if (seq === undefined || !Number.isInteger(seq) || seq <= this.lastSeq) return 'replayed';
     this.lastSeq = seq;
     return undefined;
   }

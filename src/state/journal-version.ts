@@ -3,16 +3,12 @@
  * Lines carry `v` (events.ts); a line without one predates versioning and reads as version 1.
  */
 import { StateError } from '../errors/index.js';
-import { JOURNAL_VERSION, type JournalEvent } from './events.js';
+import { JOURNAL_VERSION } from './events.js';
 
-/** The highest version among the events (1 when none says). */
-export function journalVersionOf(events: readonly JournalEvent[]): number {
-  let version = 1;
-  for (const event of events) {
-    const v = (event as { v?: unknown }).v;
-    if (typeof v === 'number' && Number.isInteger(v) && v > version) version = v;
-  }
-  return version;
+/** The version a journal line (its JSON, read or not) says it was written in: 1 when it does not say. */
+export function lineVersion(value: unknown): number {
+  const v = typeof value === 'object' && value !== null ? (value as { v?: unknown }).v : undefined;
+  return typeof v === 'number' && Number.isInteger(v) && v > 1 ? v : 1;
 }
 
 /** One line on a journal this debussy cannot fully read; undefined when it can. */

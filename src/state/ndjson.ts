@@ -19,6 +19,13 @@ export interface BadLine {
   line: number;
   /** The line, cut to a readable length. */
   text: string;
+  /** Why a line of JSON is not a record (from its reader); absent for a line that is not JSON. */
+  problem?: string;
+}
+
+/** What a reader returns for a line of JSON that is not one of its records: the line counts as bad, with why. */
+export class NotARecord {
+  constructor(readonly problem: string) {}
 }
 
 export interface NdjsonRead<T> {
@@ -167,11 +174,10 @@ function parse(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 /**
- * Reads every record `accept` recognises. A missing file reads as empty. `take` sees each record
- * with its line's text and returns what to keep (the record, another in its place, or undefined to
- * leave it out).
+ * Reads every record of the file. A missing file reads as empty. `read` sees each line's JSON and
+ * text and returns the record to keep, undefined to pass over the line, or NotARecord (a bad line).
  */
-export async function readRecords<T>(file: string, accept: (value: unknown) => value is T, take: (record: T, text: string) => T | undefined = (record) => record): Promise<NdjsonRead<T>> {
+export async function readRecords<T>(file: string, read: (value: unknown, text: string) => T | undefined | NotARecord): Promise<NdjsonRead<T>> {
   const result: NdjsonRead<T> = { records: [], badLines: [], tornTail: false };
   let lineNumber = 0;
   try {
@@ -179,11 +185,11 @@ export async function readRecords<T>(file: string, accept: (value: unknown) => v
       lineNumber += 1;
       if (text.trim() === '') continue;
       const parsed = parse(text);
-      if (parsed.ok && accept(parsed.value)) {
-        const kept = take(parsed.value, text);
-        if (kept !== undefined) result.records.push(kept);
+      const record = parsed.ok ? read(parsed.value, text) : undefined;
+      if (parsed.ok && !(record instanceof NotARecord)) {
+        if (record !== undefined) result.records.push(record);
       } else if (!terminated) result.tornTail = true;
-      else result.badLines.push({ line: lineNumber, text: text.slice(0, BAD_LINE_SHOWN_CHARS) });
+      else result.badLines.push({ line: lineNumber, text: text.slice(0, BAD_LINE_SHOWN_CHARS), ...(record instanceof NotARecord ? { problem: record.problem } : {}) });
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && lineNumber === 0) return result;

@@ -6,36 +6,40 @@
  * `debussy done`, a person or a process the agent left behind): the next run verifies the phase by
  * its gates first (orchestrator/resume-plan.ts).
  */
-import { JOURNAL_VERSION, type UnprovenWhy } from './events.js';
+import * as v from 'valibot';
+import { JOURNAL_VERSION, misfitOf, type UnprovenWhy } from './events.js';
 import type { JournalKey } from './journal-key.js';
 import { checkSeal, sealLine } from './journal-seal.js';
-import { appendLine, appendRecord, readRecords } from './ndjson.js';
+import { appendLine, appendRecord, NotARecord, readRecords } from './ndjson.js';
 import { canonicalPath, projectJournalPath } from './paths.js';
 
-export type PhaseMarkStatus = 'completed' | 'blocked' | 'failed';
-
-interface ProjectBase {
-  v: number;
-  ts: string;
-  pid: number;
+const projectStamp = {
+  v: v.optional(v.number(), 1),
+  ts: v.string(),
+  pid: v.number(),
   /** Absolute path of the plan's master file. */
-  planPath: string;
-}
+  planPath: v.string(),
+};
 
-export interface PhaseMarkedEvent extends ProjectBase {
-  type: 'phase_marked';
-  phaseId: string;
-  status: PhaseMarkStatus;
+const PHASE_MARK_STATUSES = ['completed', 'blocked', 'failed'] as const;
+export type PhaseMarkStatus = (typeof PHASE_MARK_STATUSES)[number];
+
+const phaseMarked = v.object({
+  type: v.literal('phase_marked'),
+  ...projectStamp,
+  phaseId: v.string(),
+  status: v.picklist(PHASE_MARK_STATUSES),
   /** The phase's gates were re-run and passed before the mark was written. */
-  verified: boolean;
-  reason?: string;
-}
+  verified: v.boolean(),
+  reason: v.optional(v.string()),
+});
+export type PhaseMarkedEvent = v.InferOutput<typeof phaseMarked>;
 
-export interface PlanUsedEvent extends ProjectBase {
-  type: 'plan_used';
-}
+const planUsed = v.object({ type: v.literal('plan_used'), ...projectStamp });
+export type PlanUsedEvent = v.InferOutput<typeof planUsed>;
 
-export type ProjectEvent = PhaseMarkedEvent | PlanUsedEvent;
+const projectEventSchema = v.variant('type', [phaseMarked, planUsed]);
+export type ProjectEvent = v.InferOutput<typeof projectEventSchema>;
 
 export interface PhaseMark {
   status: string;
@@ -49,13 +53,13 @@ export interface PhaseMark {
 /** Seals bind a mark to the project journal: its plan path and phase are inside what is sealed. */
 const MARK_SEAL_CONTEXT = 'project phase marks';
 
-function isProjectEvent(value: unknown): value is ProjectEvent {
-  if (typeof value !== 'object' || value === null) return false;
-  const { type, ts, planPath } = value as Record<string, unknown>;
-  return (type === 'phase_marked' || type === 'plan_used') && typeof ts === 'string' && typeof planPath === 'string';
+/** A project journal line as its readers take it, checked against its schema (a bad line when it does not fit). */
+function projectEvent(value: unknown): ProjectEvent | NotARecord {
+  const checked = v.safeParse(projectEventSchema, value, { abortEarly: true });
+  return checked.success ? checked.output : new NotARecord(misfitOf(checked.issues));
 }
 
-function stamp(planPath: string): ProjectBase {
+function stamp(planPath: string): Omit<PlanUsedEvent, 'type'> {
   return { v: JOURNAL_VERSION, ts: new Date().toISOString(), pid: process.pid, planPath: canonicalPath(planPath) };
 }
 
@@ -87,20 +91,23 @@ export async function readPhaseMarks(root: string, planPath: string, key: Journa
   const marks = new Map<string, PhaseMark>();
   let lastProvenTs = '';
   const take = (event: ProjectEvent, line: string): undefined => {
-    if (event.type !== 'phase_marked' || typeof event.phaseId !== 'string') return;
-    let unproven: UnprovenWhy | undefined = event.verified === true ? checkSeal(line, MARK_SEAL_CONTEXT, key) : 'not_verified';
+    if (event.type !== 'phase_marked') return;
+    let unproven: UnprovenWhy | undefined = event.verified ? checkSeal(line, MARK_SEAL_CONTEXT, key) : 'not_verified';
     if (unproven === undefined && event.ts < lastProvenTs) unproven = 'replayed';
     if (unproven === undefined) lastProvenTs = event.ts;
     if (canonicalPath(event.planPath, root) !== wanted) return;
     marks.set(event.phaseId, {
-      status: String(event.status),
-      verified: event.verified === true,
+      status: event.status,
+      verified: event.verified,
       ts: event.ts,
-      ...(typeof event.reason === 'string' ? { reason: event.reason } : {}),
+      ...(event.reason === undefined ? {} : { reason: event.reason }),
       ...(unproven === undefined ? {} : { unproven }),
     });
   };
-  await readRecords(projectJournalPath(root), isProjectEvent, take);
+  await readRecords(projectJournalPath(root), (value, line) => {
+    const event = projectEvent(value);
+    return event instanceof NotARecord ? event : take(event, line);
+  });
   return Object.fromEntries(marks);
 }
 
@@ -111,6 +118,6 @@ export function recordPlanUsed(root: string, planPath: string): void {
 
 /** Every `plan_used` record of the project, oldest first. */
 export async function readPlanUses(root: string): Promise<PlanUsedEvent[]> {
-  const { records } = await readRecords(projectJournalPath(root), isProjectEvent);
+  const { records } = await readRecords(projectJournalPath(root), projectEvent);
   return records.filter((event): event is PlanUsedEvent => event.type === 'plan_used');
 }

@@ -5,9 +5,9 @@ import { foldRun } from './fold.js';
 import { readRunJournal } from './journal.js';
 import { journalKey } from './journal-key.js';
 import { RunJournalProof } from './journal-seal.js';
-import { journalVersionOf } from './journal-version.js';
 import { canonicalPath, isValidRunId, runDir, runsDir } from './paths.js';
 import { readPlanUses } from './project.js';
+import type { BadLine } from './ndjson.js';
 import type { RunState } from './run-state.js';
 import { salvageRunStart } from './salvage.js';
 
@@ -17,6 +17,8 @@ export interface RunSummary {
   /** Undefined when the journal is missing or has no run_started event. */
   state: RunState | undefined;
   badLines: number;
+  /** The first of them that is not a damaged first line (which firstLineDamaged tells): where, and why when it is JSON. */
+  firstBadLine?: BadLine;
   tornTail: boolean;
   /** The first line (run_started) was damaged; the state was rebuilt from the rest (salvage.ts). */
   firstLineDamaged?: boolean;
@@ -27,13 +29,16 @@ export interface RunSummary {
 async function summarize(root: string, runId: string, dir: string): Promise<RunSummary> {
   // Verdicts count only when sealed by this user's debussy for this run (journal-seal.ts).
   const read = await readRunJournal(join(dir, 'journal.ndjson'), new RunJournalProof(runId, journalKey()));
-  const summary: RunSummary = { runId, dir, state: foldRun(read.events), badLines: read.badLines.length, tornTail: read.tornTail, journalVersion: journalVersionOf(read.events) };
-  if (summary.state || read.events.length === 0) return summary;
-  const start = salvageRunStart({ runId, firstLine: read.badLines[0], events: read.events, planUses: await readPlanUses(root) });
-  if (start) {
-    summary.state = foldRun([start, ...read.events]);
-    summary.firstLineDamaged = true;
+  const summary: RunSummary = { runId, dir, state: foldRun(read.events), badLines: read.badLines.length, tornTail: read.tornTail, journalVersion: read.version };
+  if (!summary.state && read.events.length > 0) {
+    const start = salvageRunStart({ runId, firstLine: read.badLines[0], events: read.events, planUses: await readPlanUses(root) });
+    if (start) {
+      summary.state = foldRun([start, ...read.events]);
+      summary.firstLineDamaged = true;
+    }
   }
+  const firstBadLine = read.badLines.find((bad) => !(summary.firstLineDamaged === true && bad.line === 1));
+  if (firstBadLine) summary.firstBadLine = firstBadLine;
   return summary;
 }
 

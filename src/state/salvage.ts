@@ -36,10 +36,7 @@ function tornStringList(text: string, field: string): string[] | undefined {
 /** Phase ids in the order the events first name them. */
 function phasesNamed(events: readonly JournalEvent[]): string[] {
   const ids = new Set<string>();
-  for (const event of events) {
-    const phaseId = (event as { phaseId?: unknown }).phaseId;
-    if (typeof phaseId === 'string') ids.add(phaseId);
-  }
+  for (const event of events) if ('phaseId' in event && event.phaseId !== undefined) ids.add(event.phaseId);
   return [...ids];
 }
 

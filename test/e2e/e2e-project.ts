@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { listRuns, type JournalEvent, readJournal } from '../../src/state/index.js';
+import { journalEventOf, listRuns, NotARecord, type JournalEvent, readJournal } from '../../src/state/index.js';
 import { planFiles, type PhaseSpec } from '../support/plan-files.js';
 import { CLAUDE_BIN, claudeEnv, git, makeClaudeConfigDir, tempGitRepo, type TempDir } from '../support/claude.js';
 import { startScriptedApi, type ScriptedApi, type ScriptedApiOptions } from '../support/scripted-api.js';
@@ -74,12 +74,12 @@ export class E2EProject {
     const runs = await listRuns(this.dir);
     const newest = runs[0];
     if (!newest) return [];
-    return (await readJournal(path.join(newest.dir, 'journal.ndjson'))).events;
+    return eventsWritten(path.join(newest.dir, 'journal.ndjson'));
   }
 
   async allJournals(): Promise<JournalEvent[][]> {
     const runs = await listRuns(this.dir);
-    return Promise.all(runs.reverse().map(async (run) => (await readJournal(path.join(run.dir, 'journal.ndjson'))).events));
+    return Promise.all(runs.reverse().map(async (run) => eventsWritten(path.join(run.dir, 'journal.ndjson'))));
   }
 
   git(...args: string[]): Promise<string> {
@@ -111,6 +111,36 @@ export class E2EProject {
     await this.claudeConfig.cleanup();
     await this.repo.cleanup();
   }
+}
+
+/**
+ * The events of a journal debussy wrote, each line checked against its event's schema
+ * (state/events.ts): every e2e test checks at run time what the compiler checks of the writers. A
+ * line that does not fit (a NaN written as null) or holds a field the schema does not name (one a
+ * writer spread in, which readers would drop) fails the test.
+ */
+async function eventsWritten(file: string): Promise<JournalEvent[]> {
+  const problems: string[] = [];
+  readFileSync(file, 'utf8').split('\n').forEach((text, index) => {
+    let line: unknown;
+    try {
+      line = JSON.parse(text);
+    } catch {
+      return; // torn by a kill: the readers' own matter (ndjson.ts)
+    }
+    const event = journalEventOf(line);
+    if (event instanceof NotARecord) problems.push(`line ${index + 1}: ${event.problem}`);
+    else if (event !== undefined) problems.push(...fieldsNotRead(line, event, `line ${index + 1}: ${event.type}`));
+  });
+  if (problems.length > 0) throw new Error(`journal lines that do not fit their schema:\n${problems.join('\n')}`);
+  return (await readJournal(file)).events;
+}
+
+/** The fields of `written` (a line's JSON) that reading it dropped from `read`, with where. */
+function fieldsNotRead(written: unknown, read: unknown, at: string): string[] {
+  if (typeof written !== 'object' || written === null || typeof read !== 'object' || read === null) return [];
+  return Object.entries(written).flatMap(([key, value]) =>
+    key in read ? fieldsNotRead(value, (read as Record<string, unknown>)[key], `${at}.${key}`) : [`${at}: ${key} is not in the schema`]);
 }
 
 /** A folder's entries; none when it does not exist (yet). */

@@ -1,7 +1,7 @@
 /** A plan's fingerprint and the diff of two: what a later run says changed. */
 import { describe, expect, it } from 'vitest';
 import { fingerprintPlan, normalizedMasterText, normalizedPhaseText, textHash, type PhaseFingerprint, type PlanFingerprint } from '../../src/plan/fingerprint.js';
-import { asPlanFingerprint } from '../../src/state/plan-fingerprint.js';
+import { journalEventOf, NotARecord } from '../../src/state/index.js';
 import { describePlanChange, diffPlans } from '../../src/plan/plan-diff.js';
 import type { Plan } from '../../src/plan/types.js';
 
@@ -9,6 +9,13 @@ const phaseFp = (id: string, over: Partial<PhaseFingerprint> = {}): PhaseFingerp
   id, title: `Phase ${id}`, file: `phase-${id}.md`, fileHash: `hash-${id}`, gates: [{ name: 'tests', command: 'npm test' }], dependsOn: [], ...over,
 });
 const planFp = (phases: PhaseFingerprint[], masterHash = 'm'): PlanFingerprint => ({ masterHash, phases });
+
+/** A fingerprint as a journal's run_started line gives it back (state/events.ts). */
+function fingerprintReadBack(planFingerprint: unknown): PlanFingerprint | NotARecord | undefined {
+  const read = journalEventOf({ type: 'run_started', ts: 't', pid: 1, runId: 'r', planPath: 'p', planName: 'P', phaseIds: [], options: {}, planFingerprint });
+  if (read instanceof NotARecord) return read;
+  return read?.type === 'run_started' ? read.planFingerprint : undefined;
+}
 
 describe('normalized texts', () => {
   it('a phase file compares without its Status line and with every box unticked', () => {
@@ -41,13 +48,13 @@ describe('fingerprintPlan', () => {
       { id: '1', title: 'One', file: 'phase-1.md', fileHash: expect.stringMatching(/^[0-9a-f]{16}$/) as string, gates: [{ name: 'tests', command: 'npm test', commandHash: textHash('npm test') }, { name: 'review', command: '', commandHash: textHash('') }], dependsOn: [] },
       { id: '2', title: 'Two', file: 'phase-2.md', fileHash: null, gates: [], dependsOn: ['1'] },
     ]);
-    expect(asPlanFingerprint(JSON.parse(JSON.stringify(fp)))).toEqual(fp);
+    expect(fingerprintReadBack(JSON.parse(JSON.stringify(fp)))).toEqual(fp);
   });
 
-  it('a fingerprint read back from a journal is checked: a wrong shape is no fingerprint', () => {
-    expect(asPlanFingerprint(undefined)).toBeUndefined();
-    expect(asPlanFingerprint({ masterHash: 'm', phases: [{ id: 1 }] })).toBeUndefined();
-    expect(asPlanFingerprint({ masterHash: 'm', phases: 'x' })).toBeUndefined();
+  it('a fingerprint read back from a journal is checked: a wrong shape makes its run_started line a bad one', () => {
+    expect(fingerprintReadBack(undefined)).toBeUndefined();
+    expect(fingerprintReadBack({ masterHash: 'm', phases: [{ id: 1 }] })).toEqual(new NotARecord('run_started: planFingerprint.phases.0.id: Invalid type: Expected string but received 1'));
+    expect(fingerprintReadBack({ masterHash: 'm', phases: 'x' })).toBeInstanceOf(NotARecord);
   });
 });
 

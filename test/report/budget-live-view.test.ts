@@ -24,6 +24,13 @@ describe('the live view with a budget and a usage limit', () => {
     expect(frame(state)).toContain('cost ~$0.25 ($0.75 of $2.00)');
   });
 
+  it("counts what the --queue workers' jobs spent, as the run's own state does (status, max_cost)", () => {
+    let state = afterStart({ budget: { maxCostUsd: 2 } });
+    state = applyJournalEvent(state, { ...base, type: 'phase_job', phaseId: '2', jobId: 'j2', stage: 'queued' }, T0);
+    state = applyJournalEvent(state, { ...base, type: 'phase_job', phaseId: '2', jobId: 'j2', stage: 'ended', worker: 'host:7', status: 'completed', commitSha: 'abc', costUsd: 0.4 }, T0);
+    expect(frame(state)).toContain('cost $0.40 ($0.40 of $2.00)');
+  });
+
   it('counts down to the reset while waiting for a usage limit, and stops counting when it ends', () => {
     let state = afterStart({});
     state = applyJournalEvent(state, { ...base, type: 'usage_limit', phaseId: '1', stage: 'started', kind: 'five_hour', source: 'rate_limit_event', resetAt: T0 + 190_000, until: T0 + 191_000 }, T0);

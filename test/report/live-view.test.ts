@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createColors, NO_COLORS } from '../../src/report/color.js';
 import { gaugeLevel, renderGauge } from '../../src/report/context-gauge.js';
 import { LiveReporter, type LiveTerminal } from '../../src/report/live-reporter.js';
-import { applyAgentEvent, applyJournalEvent, applyRunStart, costSoFar, INITIAL_LIVE_STATE, type LiveState } from '../../src/report/live-state.js';
+import { applyAgentEvent, applyJournalEvent, applyRunStart, INITIAL_LIVE_STATE, liveCost, type LiveState } from '../../src/report/live-state.js';
 import { PinnedArea } from '../../src/report/pinned-area.js';
 import { renderStatusArea, type FrameOptions } from '../../src/report/status-area.js';
 import { visibleWidth } from '../../src/report/terminal-width.js';
@@ -49,11 +49,11 @@ describe('live state', () => {
     expect(during.phase).toMatchObject({ id: '1', index: 1, attempts: 1, restart: 0 });
     const restarted = stateAfter(12);
     expect(restarted.phase).toMatchObject({ attempts: 2, restart: 1 });
-    expect(costSoFar(restarted)).toBeCloseTo(0.25);
+    expect(liveCost(restarted).usd).toBeCloseTo(0.25);
     const withResult = applyAgentEvent(restarted, { type: 'result', subtype: 'success', isError: false, costUsd: 0.1, inputTokens: 1, outputTokens: 1 }, snapshot());
-    expect(costSoFar(withResult)).toBeCloseTo(0.35);
+    expect(liveCost(withResult).usd).toBeCloseTo(0.35);
     // The session's own end replaces its running figure: counted once.
-    expect(costSoFar(applyJournalEvent(withResult, journal[12]!, T0))).toBeCloseTo(0.75);
+    expect(liveCost(applyJournalEvent(withResult, journal[12]!, T0)).usd).toBeCloseTo(0.75);
     expect(stateAfter(16).phase).toMatchObject({ id: '2', index: 2, attempts: 1, restart: 0 });
   });
 
@@ -61,9 +61,9 @@ describe('live state', () => {
     const ended = journal.find((e) => e.type === 'session_ended');
     if (ended?.type !== 'session_ended') throw new Error('the fixture has a session_ended');
     const state = applyJournalEvent(stateAfter(4), { ...ended, costUsd: 0, costUnknown: true }, T0);
-    expect(state.costIncomplete).toBe(true);
+    expect(liveCost(state).incomplete).toBe(true);
     expect(renderStatusArea(state, frameOptions()).join('\n')).toContain('cost $0.00+');
-    expect(stateAfter(12).costIncomplete).toBe(false);
+    expect(liveCost(stateAfter(12)).incomplete).toBe(false);
   });
 });
 

@@ -48,7 +48,6 @@ describe('incomplete session logs in the run summary', () => {
     const state = runWith([
       ended('1', 1, [{ path: 'logs/1-01.stream.ndjson', error: FULL }]),
       ended('2', 1, [{ path: 'logs/2-01.stream.ndjson', error: FULL }, { path: 'logs/2-01.log', error: 'EIO: i/o error' }]),
-      ended('2', 2, [{ path: 42, error: FULL }] as never),
     ]);
     const line = `incomplete session logs (could not be written): logs/1-01.stream.ndjson, logs/2-01.stream.ndjson (${FULL}); logs/2-01.log (EIO: i/o error)`;
     expect(renderRunSummary(state)).toContain(line);

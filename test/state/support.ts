@@ -4,7 +4,7 @@
  * the same code, just without types) and the child scripts in fixtures/ import it from there.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,7 +14,7 @@ import ts from 'typescript';
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
-/** Source folders the state module needs at run time (type-only imports vanish when transpiled). */
+/** Source folders the state module needs at run time (type-only imports vanish when transpiled); its packages come from node_modules. */
 const RUNTIME_SOURCES = ['src/state', 'src/process', 'src/errors'];
 
 export async function makeTempDir(prefix: string): Promise<string> {
@@ -37,6 +37,8 @@ export async function buildStateModule(dir: string): Promise<string> {
     }
   }
   await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
+  // Its packages (valibot) are the repository's.
+  await symlink(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return join(dir, 'src/state/index.js');
 }
 

@@ -149,14 +149,14 @@ async function listSessions(events: JournalEvent[], sessionsDir: string, suffix:
     if (event.type === 'attempt_started') attempts.set(event.attemptId, event);
     else if (event.type === 'session_ended') ends.set(`${event.phaseId}\n${event.sessionIndex}`, event);
     else if (event.type === 'phase_started') titles.set(event.phaseId, event.title);
-    else if (event.type === 'session_started' && typeof event.phaseId === 'string' && typeof event.sessionIndex === 'number') starts.push(event);
+    else if (event.type === 'session_started') starts.push(event);
   }
 
   const sessions: SessionLog[] = [];
   const seen = new Set<string>();
   for (const start of starts) {
     // The journal's path may be absolute from before the project moved: only its name counts.
-    const base = typeof start.logPath === 'string' ? path.basename(start.logPath, READABLE_LOG_SUFFIX) : sessionLogBase(start.phaseId, start.sessionIndex);
+    const base = start.logPath === undefined ? sessionLogBase(start.phaseId, start.sessionIndex) : path.basename(start.logPath, READABLE_LOG_SUFFIX);
     if (seen.has(base)) continue;
     seen.add(base);
     const end = ends.get(`${start.phaseId}\n${start.sessionIndex}`);
@@ -202,7 +202,7 @@ async function printJson(run: RunSummary, sessions: SessionLog[], sessionsDir: s
         sessionIndex: session.start?.sessionIndex ?? null,
         attempt: session.attempt ? { kind: session.attempt.kind, attemptId: session.attempt.attemptId } : null,
         startedAt: session.start?.ts ?? null,
-        ended: session.end ? { outcome: session.end.outcome, durationMs: session.end.durationMs ?? null, peakContextPercent: session.end.peakContextPercent ?? null } : null,
+        ended: session.end ? { outcome: session.end.outcome, durationMs: session.end.durationMs, peakContextPercent: session.end.peakContextPercent } : null,
         inJournal: session.start !== undefined,
         file,
         text,
@@ -226,10 +226,7 @@ function sessionHeader(start: SessionStartedEvent, attempt: AttemptStartedEvent 
   if (end === undefined) {
     parts.push('not ended');
   } else {
-    const figures = [`${end.outcome}`];
-    if (typeof end.durationMs === 'number') figures.push(`after ${formatSeconds(end.durationMs)}`);
-    if (typeof end.peakContextPercent === 'number') figures.push(`peak context ${Math.round(end.peakContextPercent)}%`);
-    parts.push(`ended ${figures.join(', ')}`);
+    parts.push(`ended ${end.outcome}, after ${formatSeconds(end.durationMs)}, peak context ${Math.round(end.peakContextPercent)}%`);
   }
   return inertLine(`==> ${parts.join(' · ')} <==`);
 }

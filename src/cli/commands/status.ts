@@ -6,7 +6,7 @@
 import path from 'node:path';
 import {
   describeUnproven, effectiveRunStatus, latestRun, liveSessionOf, liveSessionPath, newerJournalNote, readLiveSession, readRunLock, withLiveSession,
-  type LiveSession, type RunState, type SessionSummary,
+  type BadLine, type LiveSession, type RunState, type SessionSummary,
 } from '../../state/index.js';
 import { loadProjectConfig, type DebussyConfig } from '../../config/index.js';
 import { parsePlan, type Plan } from '../../plan/index.js';
@@ -102,6 +102,14 @@ export function unprovenNote(state: RunState): string | undefined {
   return `debussy cannot prove it recorded ${what} in this journal (${reasons}): not believed${next}`;
 }
 
+/** "1 line of the journal could not be read and was left out (line 7: session_ended: costUsd: ...)". */
+function badLinesNote(count: number, first: BadLine): string {
+  const which = `line ${first.line}: ${inertLine(first.problem ?? 'not JSON')}`;
+  return count === 1
+    ? `1 line of the journal could not be read and was left out (${which})`
+    : `${count} lines of the journal could not be read and were left out (the first, ${which})`;
+}
+
 export default async function statusCommand(options: StatusOptions): Promise<number> {
   const root = await projectRootForCommand(process.env);
   const last = await latestRun(root);
@@ -133,6 +141,7 @@ export default async function statusCommand(options: StatusOptions): Promise<num
   process.stdout.write(`Status: ${status}${state.reason ? ` (${inertLine(state.reason)})` : ''}\nStarted: ${state.startedAt}${state.endedAt ? `, ended ${state.endedAt}` : ''}\n`);
   if (last.firstLineDamaged) process.stdout.write(`Note: the journal's first line (run_started) is damaged; the run was rebuilt from the rest of ${path.relative(process.cwd(), path.join(last.dir, 'journal.ndjson'))}.\n`);
   if (last.tornTail) process.stdout.write('Note: the journal ends in a torn line (a crash mid-write); the events before it are intact.\n');
+  if (last.firstBadLine) process.stdout.write(`Note: ${badLinesNote(last.badLines - (last.firstLineDamaged ? 1 : 0), last.firstBadLine)}.\n`);
   if (newerJournal !== undefined) process.stdout.write(`Note: ${newerJournal}; shown as far as this debussy understands it.\n`);
   const unproven = unprovenNote(state);
   if (unproven !== undefined) process.stdout.write(`Note: ${unproven}.\n`);
