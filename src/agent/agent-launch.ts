@@ -7,6 +7,9 @@ import { statSync } from 'node:fs';
 import { findExecutable } from '../process/find-executable.js';
 import { AgentProcessError, PrerequisiteError } from '../errors/index.js';
 import { isNativeBinaryStub, nativeBinaryMissing } from './claude/claude-install.js';
+import type { AgentLaunch } from './agent-driver.js';
+import type { SessionBasics } from './agent-session.js';
+import type { PriceCall } from './call-usage.js';
 
 /** How to install the agent, said when its command is missing: each driver names its own. */
 export const CLAUDE_INSTALL_HINT = 'Install Claude Code (npm install -g @anthropic-ai/claude-code) or set claude_command in the config to its full path.';
@@ -65,4 +68,19 @@ export function requireAgentCommand(agent: AgentCommand, root: string, searchPat
     `the ${agent.product} command "${agent.command}" was not found${agent.command.includes('/') ? '' : ' on PATH'}`,
     `Install it (npm install -g ${agent.npmPackage}), or set ${agent.configKey} in .debussy/config.yaml to its path.`,
   );
+}
+
+/** The basics of a session as the run launches it, for any agent's session options. */
+export function sessionBasicsOf(launch: AgentLaunch, priceCall?: PriceCall): SessionBasics {
+  return {
+    cwd: launch.cwd,
+    env: launch.env,
+    prompt: launch.prompt,
+    rawLogPath: launch.rawLogPath,
+    readableLogPath: launch.readableLogPath,
+    stopGraceMs: launch.stopGraceMs,
+    redact: launch.redact,
+    ...(launch.onLogFailure === undefined ? {} : { onLogFailure: launch.onLogFailure }),
+    ...(priceCall === undefined ? {} : { priceCall }),
+  };
 }

@@ -4,7 +4,27 @@
  * (agent/claude/claude-session.ts; the in-process agent of the tests).
  */
 import type { ApiErrorEvent, ApiRetryEvent, AgentEvent, ResultEvent } from './agent-events.js';
+import type { PriceCall } from './call-usage.js';
 import type { LogFailure } from './session-logs.js';
+
+/** What a session of any agent is given by the run, besides what is the agent's own (sessionBasicsOf fills it). */
+export interface SessionBasics {
+  cwd: string;
+  /** The whole environment (the `debussy` shim's folder first on PATH). */
+  env: Record<string, string | undefined>;
+  prompt: string;
+  rawLogPath?: string;
+  readableLogPath?: string;
+  /** Each step of a stop that escalates waits this long for the last; leftover processes get as long. Default 5000. */
+  stopGraceMs?: number;
+  onEvent?: (event: AgentEvent) => void;
+  /** Scrubs secrets from each line before it is written to the session logs, and from tool summaries. */
+  redact?: (text: string) => string;
+  /** Hears of a session log that cannot be written (a full disk), once per log, when it happens. */
+  onLogFailure?: (failure: LogFailure) => void;
+  /** debussy's estimate of one call's cost, for an agent that reports none. */
+  priceCall?: PriceCall;
+}
 
 /** How a session ended: done with a result, stopped by debussy, an API failure, an error result, a crash (no result), killed. */
 export type SessionOutcome = 'completed' | 'stopped' | 'api_error' | 'error' | 'crashed' | 'killed';

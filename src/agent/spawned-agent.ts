@@ -10,48 +10,12 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { DebussyError } from '../errors/index.js';
 import { processStartTime } from '../process/identity.js';
 import { tailText } from '../redact/index.js';
-import type { AgentLaunch } from './agent-driver.js';
-import type { AgentEvent } from './agent-events.js';
 import { launchProblem, spawnFailure } from './agent-launch.js';
 import type { SessionEnd } from './agent-session.js';
-import type { PriceCall } from './call-usage.js';
-import type { LogFailure } from './session-logs.js';
 import { finishReading } from './line-reader.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from './session-processes.js';
 
 const STDERR_TAIL_CHARS = 4_096;
-
-/** What a session of any spawned agent is given, besides what is the agent's own. */
-export interface SpawnedSessionBasics {
-  cwd: string;
-  /** The whole environment (the `debussy` shim's folder first on PATH). */
-  env: Record<string, string | undefined>;
-  prompt: string;
-  rawLogPath?: string;
-  readableLogPath?: string;
-  /** Each step of a stop that escalates (to SIGTERM, then SIGKILL) waits this long for the last; leftovers get as long. Default 5000. */
-  stopGraceMs?: number;
-  onEvent?: (event: AgentEvent) => void;
-  redact?: (text: string) => string;
-  onLogFailure?: (failure: LogFailure) => void;
-  /** debussy's estimate of one call's cost, for an agent that reports none. */
-  priceCall?: PriceCall;
-}
-
-/** The basics of a session as the run launches it. */
-export function sessionBasicsOf(launch: AgentLaunch, priceCall: PriceCall | undefined): SpawnedSessionBasics {
-  return {
-    cwd: launch.cwd,
-    env: launch.env,
-    prompt: launch.prompt,
-    rawLogPath: launch.rawLogPath,
-    readableLogPath: launch.readableLogPath,
-    stopGraceMs: launch.stopGraceMs,
-    redact: launch.redact,
-    ...(launch.onLogFailure === undefined ? {} : { onLogFailure: launch.onLogFailure }),
-    ...(priceCall === undefined ? {} : { priceCall }),
-  };
-}
 
 export interface SpawnedAgentSpec {
   command: string;

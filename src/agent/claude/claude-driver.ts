@@ -3,7 +3,7 @@
  * with debussy's permissions, hooks and budget flag, the CLAUDE_* environment it reads, the checks
  * before a run, and the `[1m]` resume quirk. The core never builds a claude command line itself.
  */
-import { requireAgentCommand } from '../agent-launch.js';
+import { requireAgentCommand, sessionBasicsOf } from '../agent-launch.js';
 import type { DebussyConfig } from '../../config/index.js';
 import { claudeWarnings } from './claude-warnings.js';
 import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
@@ -66,14 +66,8 @@ export function createClaudeDriver(config: ClaudeDriverConfig): AgentDriver {
           ...(launch.resumeSessionId === undefined ? {} : { resumeSessionId: launch.resumeSessionId }),
           ...(launch.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: launch.maxBudgetUsd }),
         }),
-        cwd: launch.cwd,
+        ...sessionBasicsOf(launch),
         env: { ...launch.env, ...claudeEnvironment(config, launch.shimDir) },
-        prompt: launch.prompt,
-        rawLogPath: launch.rawLogPath,
-        readableLogPath: launch.readableLogPath,
-        stopGraceMs: launch.stopGraceMs,
-        redact: launch.redact,
-        ...(launch.onLogFailure === undefined ? {} : { onLogFailure: launch.onLogFailure }),
       });
     },
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { DebussyError } from '../../errors/index.js';
 import { processStartTime } from '../../process/identity.js';
 import { tailText } from '../../redact/index.js';
-import type { AgentSession, SessionEnd } from '../agent-session.js';
+import type { AgentSession, SessionBasics, SessionEnd } from '../agent-session.js';
 import { formatCount } from '../../text/format-count.js';
 import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from '../agent-events.js';
 import { launchProblem, spawnFailure } from '../agent-launch.js';
@@ -16,7 +16,7 @@ import { spawnAgentProcess, type AgentProcess } from '../agent-process.js';
 import { EventQueue } from '../event-queue.js';
 import { finishReading, maxStreamLineBytes, readLineBytesBatches } from '../line-reader.js';
 import { sessionOutcomeOf } from '../session-outcome.js';
-import { SessionLogs, type LogFailure } from '../session-logs.js';
+import { SessionLogs } from '../session-logs.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from '../session-processes.js';
 import { StopEscalation } from '../stop-escalation.js';
 import { debussyHooks, settingsError, withSessionSettings } from './session-settings.js';
@@ -28,17 +28,9 @@ export type { SessionOutcome } from '../agent-session.js';
 export type { AgentSession, SessionEnd, StopCause } from '../agent-session.js';
 export { apiErrorMessage } from '../agent-session.js';
 
-export interface AgentSessionOptions {
+export interface AgentSessionOptions extends SessionBasics {
   command: string;
   args: string[];
-  cwd: string;
-  env: Record<string, string | undefined>;
-  prompt: string;
-  rawLogPath?: string;
-  readableLogPath?: string;
-  /** Each step of SIGINT -> SIGTERM -> SIGKILL, and the grace given to leftover processes. Default 5000. */
-  stopGraceMs?: number;
-  onEvent?: (event: AgentEvent) => void;
   /**
    * Add debussy's hooks (session-settings.ts): a PreToolUse hook that blocks tools once a stop is
    * decided, and a PreCompact hook that refuses claude's own compaction. Default true; merged with
@@ -47,15 +39,7 @@ export interface AgentSessionOptions {
   stopGuard?: boolean;
   /** How long a stop waits for a response that is still streaming to finish. Default 30000. */
   responseDrainMs?: number;
-  /** Scrubs secrets from each line before it is written to the session logs, and from tool summaries. */
-  redact?: (text: string) => string;
-  /** Hears of a session log that cannot be written (a full disk), once per log, when it happens. */
-  onLogFailure?: (failure: LogFailure) => void;
 }
-
-
-
-
 
 const DEFAULT_STOP_GRACE_MS = 5_000;
 const DEFAULT_RESPONSE_DRAIN_MS = 30_000;

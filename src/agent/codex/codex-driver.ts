@@ -3,14 +3,13 @@
  * codex`: `codex app-server` with debussy's guard, permissions and model (codex-launch.ts),
  * sessions run by codex-session.ts.
  */
-import { requireAgentCommand } from '../agent-launch.js';
+import { requireAgentCommand, sessionBasicsOf } from '../agent-launch.js';
 import type { DebussyConfig } from '../../config/index.js';
 import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
 import type { AgentSession } from '../agent-session.js';
 import { codexWarnings } from './codex-command.js';
 import { codexWindowForModel } from './codex-launch.js';
 import { startCodexSession } from './codex-session.js';
-import { sessionBasicsOf } from '../spawned-agent.js';
 import type { PriceCall } from '../call-usage.js';
 
 export interface CodexDriverConfig extends Pick<DebussyConfig, 'permission_mode' | 'allowed_tools' | 'disallowed_tools'> {

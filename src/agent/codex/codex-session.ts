@@ -11,13 +11,13 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { AgentProcessError, type DebussyError } from '../../errors/index.js';
 import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from '../agent-events.js';
-import type { AgentSession, SessionEnd } from '../agent-session.js';
+import type { AgentSession, SessionBasics, SessionEnd } from '../agent-session.js';
 import { EventQueue } from '../event-queue.js';
 import { ConsumerCalls } from '../consumer-calls.js';
 import { readLineBytesBatches } from '../line-reader.js';
 import { sessionOutcomeOf } from '../session-outcome.js';
 import { SessionLogs } from '../session-logs.js';
-import { SpawnedAgent, type SpawnedSessionBasics } from '../spawned-agent.js';
+import { SpawnedAgent } from '../spawned-agent.js';
 import { createStopGuard, type StopGuard } from '../stop-guard.js';
 import * as rpc from './app-server-protocol.js';
 import { appServerMessageEvents, keepInRawLog, newCodexParseState, toolCallIdsOfCall, type CodexParseState } from './app-server-events.js';
@@ -26,7 +26,7 @@ import { codexStopStep } from './codex-stop.js';
 
 const CODEX_INSTALL_HINT = 'Install Codex CLI (npm install -g @openai/codex) or set codex_command in the config to its full path.';
 
-export interface CodexSessionOptions extends SpawnedSessionBasics {
+export interface CodexSessionOptions extends SessionBasics {
   /** codex's command and debussy's settings for it (model, permission_mode, the user's flags). */
   launch: Omit<CodexLaunchInput, 'cwd' | 'stopFile'>;
   /** Continue this saved thread (thread/resume) instead of starting one. */

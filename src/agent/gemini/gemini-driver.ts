@@ -4,14 +4,13 @@
  * compression threshold above debussy's stop point (gemini-launch.ts), sessions run by
  * gemini-session.ts.
  */
-import { requireAgentCommand } from '../agent-launch.js';
+import { requireAgentCommand, sessionBasicsOf } from '../agent-launch.js';
 import type { DebussyConfig } from '../../config/index.js';
 import type { AgentDriver, AgentLaunch, ResumeKeep } from '../agent-driver.js';
 import type { AgentSession } from '../agent-session.js';
 import type { PriceCall } from '../call-usage.js';
 import { compressionThresholdFor, geminiWarnings, geminiWindowForModel, readProjectSettings, stopTokensFor } from './gemini-launch.js';
 import { startGeminiSession } from './gemini-session.js';
-import { sessionBasicsOf } from '../spawned-agent.js';
 
 export interface GeminiDriverConfig extends Pick<DebussyConfig, 'permission_mode' | 'allowed_tools' | 'disallowed_tools' | 'context_threshold' | 'max_context_tokens' | 'context_window' | 'model'> {
   /** `gemini` on PATH, or its path. */

@@ -12,14 +12,14 @@ import { randomUUID } from 'node:crypto';
 import type { DebussyError } from '../../errors/index.js';
 import type { AgentEvent, ApiErrorEvent, ApiRetryEvent, ResultEvent } from '../agent-events.js';
 import { classifyGeminiError, RetryNoticeReader } from './gemini-errors.js';
-import type { AgentSession, SessionEnd } from '../agent-session.js';
+import type { AgentSession, SessionBasics, SessionEnd } from '../agent-session.js';
 import { newTotals, resultEvent, type CallTotals } from '../call-usage.js';
 import { EventQueue } from '../event-queue.js';
 import { ConsumerCalls } from '../consumer-calls.js';
 import { readLineBytesBatches } from '../line-reader.js';
 import { sessionOutcomeOf } from '../session-outcome.js';
 import { SessionLogs } from '../session-logs.js';
-import { SpawnedAgent, type SpawnedSessionBasics } from '../spawned-agent.js';
+import { SpawnedAgent } from '../spawned-agent.js';
 import { createStopGuard, type StopGuard } from '../stop-guard.js';
 import { chatLineEvents, newChatFileState, type ChatFileState } from './chat-file.js';
 import { ChatFileFollower } from './chat-follower.js';
@@ -30,7 +30,7 @@ import { newGeminiStreamState, parseGeminiLine, type GeminiStreamState } from '.
 
 export const GEMINI_INSTALL_HINT = 'Install the Gemini CLI (npm install -g @google/gemini-cli) or set gemini_command in the config to its full path.';
 
-export interface GeminiSessionOptions extends SpawnedSessionBasics {
+export interface GeminiSessionOptions extends SessionBasics {
   /** `gemini` on PATH, or the configured command. */
   command: string;
   model?: string;
