@@ -4,107 +4,41 @@
  * runs in process (test/support/in-process-agent.ts) instead of the claude binary. What only the
  * real CLI can show (its stream, hooks, signals, processes) stays in test/e2e/.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig, type DebussyConfig } from '../../src/config/index.js';
+import { describe, expect, it } from 'vitest';
+import type { DebussyConfig } from '../../src/config/index.js';
 import { EXIT_CODES } from '../../src/errors/index.js';
-import { runPlan } from '../../src/orchestrator/run-plan.js';
-import { parsePlan } from '../../src/plan/index.js';
-import type { JournalEvent, RunState } from '../../src/state/index.js';
-import { journalPath, loadRun, readJournal } from '../../src/state/index.js';
-import { inProcessAgent, type InProcessAgent, type ScriptStep, type SessionScript } from '../support/in-process-agent.js';
-import { planFiles, type PhaseSpec } from '../support/plan-files.js';
-import { git, tempGitRepo, type TempDir } from '../support/temp-git-repo.js';
+import type { InProcessAgent } from '../support/in-process-agent.js';
+import { done, LoopProject, type LoopOutcome, ofType, script, type ScriptStep, type SessionScript, sessionsOf, success, touch, useLoopStateDir } from '../support/in-process-run.js';
+import type { PhaseSpec } from '../support/plan-files.js';
 
-let stateDir: string;
-/** A committed repository with nothing in it but a .gitignore: each test copies it (a copy costs no git process). */
-let template: TempDir;
-const savedStateDir = process.env.DEBUSSY_STATE_DIR;
-beforeAll(async () => {
-  // debussy's journal key is made here, never in the real home.
-  stateDir = mkdtempSync(path.join(tmpdir(), 'debussy-loop-state-'));
-  process.env.DEBUSSY_STATE_DIR = stateDir;
-  template = await tempGitRepo({ '.gitignore': '.debussy/\n' });
-});
-afterAll(async () => {
-  if (savedStateDir === undefined) delete process.env.DEBUSSY_STATE_DIR;
-  else process.env.DEBUSSY_STATE_DIR = savedStateDir;
-  rmSync(stateDir, { recursive: true, force: true });
-  await template.cleanup();
-});
+useLoopStateDir();
 
-/** The template with the plan's files in it, committed by the test's own hand: the plan is the user's, never the run's work. */
-/**
- * A project with the plan's files: a copy of the committed template with the plan committed by
- * the test's own hand (the plan is the user's, never the run's work) when the test looks at
- * commits; else a plain folder (auto_commit off, no git process at all), for the decisions alone.
- */
-function projectWith(phases: PhaseSpec[], withGit: boolean): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'debussy-loop-'));
-  if (withGit) cpSync(template.dir, dir, { recursive: true });
-  for (const [file, content] of Object.entries(planFiles('Loop', phases))) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), content);
-  }
-  if (withGit) {
-    execFileSync('git', ['add', '-A'], { cwd: dir });
-    execFileSync('git', ['commit', '--quiet', '-m', 'the plan'], { cwd: dir });
-  }
-  return dir;
-}
-
-interface Outcome {
-  exitCode: number;
-  state: RunState;
-  events: JournalEvent[];
+interface Outcome extends LoopOutcome {
   agent: InProcessAgent;
   commits: string[];
   /** Every file the run's commits hold. */
   committed: string[];
-  notices: string[];
 }
 
-const FAST: Partial<DebussyConfig> = { backoff_base: 1, backoff_max: 5, stop_grace: 200, max_context_tokens: 0 };
-
+/** One run of a fresh project (a plain folder unless `git`), then the project removed. */
 async function run(
   scripts: SessionScript[],
   options: { phases?: PhaseSpec[]; config?: Partial<DebussyConfig>; window?: number; interrupt?: AbortController; git?: boolean } = {},
 ): Promise<Outcome> {
-  const phases = options.phases ?? [{ id: '1', title: 'One', gates: [{ name: 'check', command: 'true' }] }];
-  const withGit = options.git === true;
-  const repo = { dir: projectWith(phases, withGit) };
+  const project = LoopProject.create(options.phases ?? [{ id: '1', title: 'One', gates: [{ name: 'check', command: 'true' }] }], { git: options.git === true });
   try {
-    const parsed = await parsePlan(path.join(repo.dir, 'plans/e2e/MASTER_PLAN.md'));
-    if (parsed.plan === undefined) throw new Error('the test plan did not parse');
-    const agent = inProcessAgent(scripts, options.window === undefined ? {} : { window: options.window });
-    const interrupt = options.interrupt ?? new AbortController();
-    const notices: string[] = [];
-    const result = await runPlan({
-      root: repo.dir, plan: parsed.plan, config: { ...defaultConfig(), ...FAST, auto_commit: withGit, ...options.config },
-      reporter: { runStarted() {}, journal() {}, agent() {}, notice: (_level, message) => notices.push(message), runFinished() {}, close() {} },
-      interrupt: interrupt.signal, forceStop: new AbortController().signal,
-      env: { ...process.env, DEBUSSY_STATE_DIR: stateDir }, resumeCommand: 'debussy run plans/e2e/MASTER_PLAN.md', agent,
+    const out = await project.run(scripts, {
+      ...(options.config === undefined ? {} : { config: options.config }),
+      ...(options.window === undefined ? {} : { window: options.window }),
+      ...(options.interrupt === undefined ? {} : { interrupt: options.interrupt }),
     });
-    const { events } = await readJournal(journalPath(repo.dir, result.runId));
-    const state = (await loadRun(repo.dir, result.runId))?.state;
-    if (state === undefined) throw new Error('no run state');
-    const commits = withGit ? (await git(repo.dir, 'log', '--format=%s')).trim().split('\n').slice(0, -2) : [];
-    const committed = withGit ? (await git(repo.dir, 'log', '--name-only', '--format=', 'HEAD~' + String(commits.length) + '..HEAD')).split('\n').filter((line) => line !== '') : [];
-    return { exitCode: result.exitCode, state, events, agent, commits, committed, notices };
+    return { ...out, commits: project.commits(), committed: project.committed() };
   } finally {
-    rmSync(repo.dir, { recursive: true, force: true });
+    project.cleanup();
   }
 }
-
-const script = (...steps: ScriptStep[]): SessionScript => () => steps;
-const done: ScriptStep = { done: 'completed' };
-const success: ScriptStep = { end: 'success' };
-const touch = (file: string): ScriptStep => ({ tool: 'Write', input: { file_path: file }, run: (cwd) => writeFileSync(path.join(cwd, file), 'work\n') });
-const sessionsOf = (events: readonly JournalEvent[]) => events.filter((e) => e.type === 'session_started').length;
-const ofType = <T extends JournalEvent['type']>(events: readonly JournalEvent[], type: T) => events.filter((e): e is Extract<JournalEvent, { type: T }> => e.type === type);
 
 describe.concurrent('the run loop, with an in-process agent', () => {
   it('completes a phase whose session signals done and whose gates pass, in one commit of its work', async () => {
