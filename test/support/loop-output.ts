@@ -1,0 +1,48 @@
+/**
+ * What the user would read of an in-process run (in-process-run.ts), rendered in the test's own
+ * process by debussy's own code: the plain reporter's lines for a run, and `debussy status` for
+ * a project. The command line itself (its flags, streams, exit) stays in the e2e tests; these show
+ * what debussy decided, as it says it.
+ */
+import { vi } from 'vitest';
+import statusCommand from '../../src/cli/commands/status.js';
+import { PlainReporter } from '../../src/report/plain-reporter.js';
+import type { LoopOutcome } from './in-process-run.js';
+
+/** The plain reporter's output for a run (no timestamps): its journal events, the notices, and the summary at the end. */
+export function printedRun(out: LoopOutcome): string {
+  let text = '';
+  const reporter = new PlainReporter((chunk) => (text += chunk), { verbose: false, timestamps: false });
+  for (const event of out.events) reporter.journal(event);
+  for (const notice of out.notices) reporter.notice('info', notice);
+  reporter.runFinished(out.state, undefined);
+  return text;
+}
+
+/** One status at a time: the command reads the working directory and writes to process.stdout. */
+let statusQueue: Promise<unknown> = Promise.resolve();
+
+/** What `debussy status` (or `status --json`) prints in the project at `dir`, as if run there. */
+export function statusOutput(dir: string, options: { json?: boolean } = {}): Promise<string> {
+  const next = statusQueue.then(async () => {
+    const cwd = process.cwd();
+    let text = '';
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      return true;
+    });
+    const root = process.env.DEBUSSY_PROJECT_ROOT;
+    delete process.env.DEBUSSY_PROJECT_ROOT;
+    process.chdir(dir);
+    try {
+      await statusCommand(options.json === true ? { json: true } : {});
+    } finally {
+      process.chdir(cwd);
+      if (root !== undefined) process.env.DEBUSSY_PROJECT_ROOT = root;
+      write.mockRestore();
+    }
+    return text;
+  });
+  statusQueue = next.catch(() => undefined);
+  return next;
+}
