@@ -19,7 +19,11 @@ export function printedRun(out: LoopOutcome): string {
   return text;
 }
 
-/** One status at a time: the command reads the working directory and writes to process.stdout. */
+/**
+ * One status at a time: the command reads the working directory and writes to process.stdout.
+ * Meanwhile the worker's cwd is the project's (vitest's forks pool allows chdir; threads would
+ * not): a concurrent run's message built relative to the cwd would read differently then.
+ */
 let statusQueue: Promise<unknown> = Promise.resolve();
 
 /** What `debussy status` (or `status --json`) prints in the project at `dir`, as if run there. */
