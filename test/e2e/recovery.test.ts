@@ -1,13 +1,16 @@
 /**
- * Issue 5 acceptance through the real claude CLI: every failure is classified and recovered by
- * strategy, loops are bounded, the user is told, and secrets reach no file debussy writes.
+ * Issue 5 acceptance through the real claude CLI: each way the real CLI reports a failure (a
+ * context overflow, 429, 529, 401, a stalled stream, a SIGKILL) is classified and recovered from,
+ * and secrets reach no file debussy writes. One session of each shape here; what recovery decides
+ * across sessions (condensing harder, waiting without a retry, the fallback after fallback_after
+ * 529s, the circuit, the crash loop) is shown in process: test/recovery/recovery-run.test.ts.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedTurn } from '../support/scripted-api.js';
 import { E2EProject, eventsOf } from './e2e-project.js';
 import { livePids, waitFor } from './processes.js';
-import { assistantTurns, bash, done, sessionKind, write } from './session-script.js';
+import { assistantTurns, bash, done, scriptBySession, sessionKind, write } from './session-script.js';
 
 let project: E2EProject | undefined;
 afterEach(async () => {
@@ -20,9 +23,8 @@ const modelOf = (req: RecordedRequest) => (req.body as { model?: string }).model
 const DONE_TURNS = (id = '1'): ScriptedTurn[] => [bash(`debussy done --phase ${id}`), done()];
 
 describe('context overflow', () => {
-  it('continues in a fresh session with a condensed checkpoint, condensing harder on the next overflow', async () => {
+  it('continues in a fresh session with a condensed checkpoint', async () => {
     const tooLong: ScriptedTurn = { kind: 'error', status: 400, type: 'invalid_request_error', message: 'prompt is too long: 212000 tokens > 200000 maximum' };
-    let checkpointSessions = 0;
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Overflowing' }],
       config: FAST,
@@ -40,27 +42,22 @@ describe('context overflow', () => {
           ];
           return work[turn] ?? tooLong;
         }
-        if (turn === 0) checkpointSessions += 1;
-        return checkpointSessions <= 1 ? tooLong : (DONE_TURNS()[turn] ?? done());
+        return DONE_TURNS()[turn] ?? done();
       },
     });
     const result = await project.run(['run', project.planArg]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const events = await project.journal();
-    expect(eventsOf(events, 'recovery').map((e) => [e.failureClass, e.action])).toEqual([
-      ['context_overflow', 'condensed_session'],
-      ['context_overflow', 'condensed_session'],
-    ]);
+    expect(eventsOf(events, 'recovery').map((e) => [e.failureClass, e.action])).toEqual([['context_overflow', 'condensed_session']]);
     const condensed = eventsOf(events, 'checkpoint_condensed');
-    expect(condensed.map((c) => c.level)).toEqual([1, 2]);
+    expect(condensed.map((c) => c.level)).toEqual([1]);
     for (const c of condensed) expect(c.afterChars).toBeLessThan(c.beforeChars);
-    expect(condensed[1]?.afterChars).toBeLessThan(condensed[0]?.afterChars ?? 0);
     expect(eventsOf(events, 'phase_ended')).toMatchObject([{ status: 'completed' }]);
   });
 });
 
 describe('rate limits and overload', () => {
-  it('429 with retry-after: waits at least that long, resumes, and completes without using a restart or a retry', async () => {
+  it('429 with retry-after: waits at least that long, resumes, and completes', async () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Rate limited' }],
       config: FAST,
@@ -76,14 +73,12 @@ describe('rate limits and overload', () => {
     const events = await project.journal();
     expect(eventsOf(events, 'recovery')).toMatchObject([{ failureClass: 'rate_limit' }]);
     expect(eventsOf(events, 'recovery')[0]?.delayMs).toBeGreaterThanOrEqual(2000);
-    const status = JSON.parse((await project.run(['status', '--json'])).stdout) as { run: { phases: Record<string, { restarts: number; retries: number }> } };
-    expect(status.run.phases['1']).toMatchObject({ restarts: 0, retries: 0 });
   });
 
-  it('repeated 529: switches to the fallback model', async () => {
+  it('529: overloaded; switches to the fallback model, which the next session calls', async () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Overloaded' }],
-      config: { ...FAST, fallback_models: ['haiku'], fallback_after: 2, max_retries: 3 },
+      config: { ...FAST, fallback_models: ['haiku'], fallback_after: 1, max_retries: 3 },
       script: (req) => (modelOf(req).includes('haiku') ? (DONE_TURNS()[assistantTurns(req)] ?? done()) : { kind: 'error', status: 529, type: 'overloaded_error', message: 'Overloaded' }),
     });
     const result = await project.run(['run', project.planArg]);
@@ -92,7 +87,7 @@ describe('rate limits and overload', () => {
     expect(models.some((m) => m.includes('sonnet'))).toBe(true);
     expect(models[models.length - 1]).toContain('haiku');
     const events = await project.journal();
-    expect(eventsOf(events, 'recovery').map((e) => e.action)).toContain('switch_model');
+    expect(eventsOf(events, 'recovery').map((e) => [e.failureClass, e.action])).toEqual([['overloaded', 'switch_model']]);
   });
 
   it('401: no retry; the run stops within seconds with its exit code and a message about the key', async () => {
@@ -112,7 +107,7 @@ describe('rate limits and overload', () => {
   });
 });
 
-describe('stalls, crashes and circuits', () => {
+describe('stalls and crashes', () => {
   it('a stream that stalls after its headers is ended by the watchdog and recovery proceeds', async () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Stalled' }],
@@ -127,65 +122,26 @@ describe('stalls, crashes and circuits', () => {
     expect(eventsOf(events, 'phase_ended')).toMatchObject([{ status: 'completed' }]);
   });
 
-  it('the agent SIGKILLed mid-tool: a crash, no orphan, resumed from a checkpoint; four crashes stop with the crash-loop exit code and a notification', async () => {
+  it('the agent SIGKILLed mid-tool: a crash, no orphan, resumed in a fresh session from a checkpoint', async () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Crashing' }],
-      config: { ...FAST, max_retries: 10, stop_grace: '500ms' },
-      script: (req) => [write(`crash-${Date.now()}.txt`, 'x\n'), bash('(sleep 33)')][assistantTurns(req)] ?? done(),
+      config: { ...FAST, stop_grace: '500ms' },
+      script: scriptBySession({ fresh: [write('crash.txt', 'x\n'), bash('(sleep 33)')], checkpoint: DONE_TURNS() }),
     });
     const run = project.start(['run', project.planArg]);
-    const killedPids: number[] = [];
-    for (let crash = 1; crash <= 4; crash++) {
-      await waitFor(`sleep 33 for crash ${crash}`, async () => {
-        const sessions = eventsOf(await project!.journal(), 'session_started');
-        const pid = sessions[sessions.length - 1]?.agentPid;
-        return sessions.length === crash && livePids(/^sleep 33$/).length > 0 && pid !== undefined && !killedPids.includes(pid);
-      });
-      const sessions = eventsOf(await project.journal(), 'session_started');
-      const pid = sessions[sessions.length - 1]?.agentPid ?? 0;
-      killedPids.push(pid);
-      process.kill(pid, 'SIGKILL');
-      if (crash === 1) {
-        await waitFor('the resumed session', async () => eventsOf(await project!.journal(), 'session_started').length === 2);
-        expect(livePids(/^sleep 33$/).length).toBeLessThanOrEqual(1); // only the new session's, if any
-      }
-    }
+    await waitFor('sleep 33', async () => eventsOf(await project!.journal(), 'session_started').length === 1 && livePids(/^sleep 33$/).length > 0);
+    const pid = eventsOf(await project.journal(), 'session_started')[0]?.agentPid ?? 0;
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid, 'SIGKILL');
     const result = await run.done;
-    expect(result.code, result.stdout + result.stderr).toBe(4);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(livePids(/^sleep 33$/)).toEqual([]);
     const events = await project.journal();
-    const recoveries = eventsOf(events, 'recovery');
-    expect(recoveries.map((r) => r.failureClass)).toEqual(['agent_crash', 'agent_crash', 'agent_crash', 'agent_crash']);
-    expect(recoveries[0]?.action).toBe('fresh_session');
-    expect(recoveries[3]?.action).toBe('abort');
-    const restarted = project.api.mainRequests().filter((r) => sessionKind(r) === 'checkpoint');
-    expect(restarted.length).toBeGreaterThanOrEqual(1);
-    expect(result.stdout).toMatch(/debussy gave up on phase 1/);
-    // The notification lists the four crashes.
-    expect((result.stdout.match(/- \S+ agent_crash \[phase 1\]/g) ?? []).length).toBe(4);
-  }, 120_000);
-
-  it('the circuit opens after the configured failures and the run says when it will try again', async () => {
-    let failuresLeft = 3;
-    project = await E2EProject.create({
-      phases: [{ id: '1', title: 'Flaky API' }],
-      config: { ...FAST, failure_threshold: 2, monitor_window: '60s', reset_timeout: '2s', half_open_successes: 1, max_retries: 5 },
-      script: (req) => {
-        if (failuresLeft > 0) {
-          failuresLeft -= 1;
-          return { kind: 'error', status: 500, type: 'api_error', message: 'Internal server error' };
-        }
-        return DONE_TURNS()[assistantTurns(req) - countAssistantBeforeResume(req)] ?? done();
-      },
-    });
-    const result = await project.run(['run', project.planArg]);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    const events = await project.journal();
-    const circuit = eventsOf(events, 'recovery').find((e) => /circuit/i.test(e.reason));
-    expect(circuit).toBeDefined();
-    expect(result.stdout).toMatch(/circuit/i);
-    expect(result.stdout).toMatch(/waiting [\d.]+ s before the next session \(circuit\)/);
-  }, 90_000);
+    expect(eventsOf(events, 'recovery')).toMatchObject([{ failureClass: 'agent_crash', action: 'fresh_session' }]);
+    expect(eventsOf(events, 'recovery')[0]?.message).toContain('killed by SIGKILL');
+    expect(project.api.mainRequests().filter((r) => sessionKind(r) === 'checkpoint').length).toBeGreaterThanOrEqual(1);
+    expect(eventsOf(events, 'phase_ended')).toMatchObject([{ status: 'completed' }]);
+  }, 60_000);
 });
 
 describe('secrets', () => {

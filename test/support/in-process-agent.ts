@@ -9,7 +9,7 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { AgentDriver, AgentEvent, AgentLaunch, AgentSession, SessionEnd } from '../../src/agent/index.js';
+import type { AgentDriver, AgentEvent, AgentLaunch, AgentSession, LogFailure, SessionEnd } from '../../src/agent/index.js';
 import { execFile } from 'node:child_process';
 
 export type ScriptStep =
@@ -32,7 +32,13 @@ export type ScriptStep =
   /** The session hangs here until it is stopped. */
   | { hang: true }
   /** The session waits here for something outside it (another session reaching a point: --parallel). */
-  | { until: () => Promise<unknown> };
+  | { until: () => Promise<unknown> }
+  /**
+   * The session's readable log or raw stream log cannot be written from here on (a full disk): the
+   * failure reported through the launch's onLogFailure and kept in the session's end, as a driver's
+   * SessionLogs does (agent/session-logs.ts). The session goes on.
+   */
+  | { logFails: 'readable' | 'raw'; error?: string };
 
 /** What one session plays, given its launch (prompt, env) and its number in the whole test (1-based). */
 export type SessionScript = (launch: AgentLaunch, index: number) => ScriptStep[];
@@ -88,6 +94,7 @@ class ScriptedSession implements AgentSession {
   private immediate = false;
   private killed = false;
   private readonly startedAt = Date.now();
+  private readonly incompleteLogs: LogFailure[] = [];
 
   constructor(
     private readonly launch: AgentLaunch,
@@ -205,6 +212,8 @@ class ScriptedSession implements AgentSession {
         outcome = 'api_error';
         exitCode = 1;
         break;
+      } else if ('logFails' in step) {
+        this.failLog(step);
       } else if ('hang' in step) {
         while (!this.stopRequested && !this.killed) await new Promise<void>((resolve) => (this.wakeHang = resolve));
         break;
@@ -231,8 +240,16 @@ class ScriptedSession implements AgentSession {
       durationMs: Date.now() - this.startedAt,
       leftoverProcessesKilled: 0,
       streamTokens: { input: 10 * calls, output },
-      incompleteLogs: [],
+      incompleteLogs: this.incompleteLogs,
     };
+  }
+
+  /** The logFails step: reported once per log, as SessionLogs reports its first failure. */
+  private failLog(step: { logFails: 'readable' | 'raw'; error?: string }): void {
+    const failure = { path: step.logFails === 'readable' ? this.launch.readableLogPath : this.launch.rawLogPath, error: step.error ?? 'ENOSPC: no space left on device' };
+    if (this.incompleteLogs.some((known) => known.path === failure.path)) return;
+    this.incompleteLogs.push(failure);
+    this.launch.onLogFailure?.(failure);
   }
 
   /** The agent's own `debussy done`/`progress`: the shim on its PATH, as the agent's shell runs it. */
