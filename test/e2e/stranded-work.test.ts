@@ -36,6 +36,9 @@ describe('spend after kill -9', () => {
     });
     const first = project.start(['run', project.planArg, '--max-cost', '0.32']);
     await waitFor('the agent to run sleep 27.53', () => livePids(/^sleep 27\.53$/).length > 0);
+    // Its third turn's usage read from claude's stdout into the stream log: under load, claude can
+    // start the tool before debussy has read the lines, and a kill -9 then takes them with it.
+    await waitFor('the stream log to hold the third turn', () => project?.sessionLogs('.stream.ndjson').includes('sleep 27.53') === true);
     first.child.kill('SIGKILL');
     await first.done;
 
