@@ -13,8 +13,11 @@ import type { AgentDriver, AgentEvent, AgentLaunch, AgentSession, LogFailure, Se
 import { execFile } from 'node:child_process';
 
 export type ScriptStep =
-  /** One model call that saw `context` tokens (input + cache), answering with `output` tokens. */
-  | { call: number; output?: number }
+  /**
+   * One model call that saw `context` tokens, answering with `output` tokens; `input` of them
+   * uncached (default 10: the rest are cache reads), for tests of what calls cost.
+   */
+  | { call: number; output?: number; input?: number }
   | { say: string }
   /** A tool call; `run` is what it does to the work tree (in the session's cwd). */
   | { tool: string; input?: unknown; run?: (cwd: string) => void; result?: string; isError?: boolean }
@@ -138,7 +141,11 @@ class ScriptedSession implements AgentSession {
 
   private emit(event: AgentEvent): void {
     this.events_.push(event);
-    appendFileSync(this.launch.readableLogPath, `${JSON.stringify(event)}\n`);
+    try {
+      appendFileSync(this.launch.readableLogPath, `${JSON.stringify(event)}\n`);
+    } catch {
+      // The log's folder went with the tree the agent cleaned (`rm -rf .debussy`): the event still reaches the run.
+    }
     this.wake?.();
   }
 
@@ -158,6 +165,7 @@ class ScriptedSession implements AgentSession {
     let exitCode: number | null = 0;
     let calls = 0;
     let output = 0;
+    let inputTokens = 0;
     const phase = this.launch.env.DEBUSSY_PHASE_ID ?? '';
     for (const step of this.steps) {
       await this.yieldToConsumer();
@@ -168,7 +176,9 @@ class ScriptedSession implements AgentSession {
         calls += 1;
         output += step.output ?? 100;
         this.emit({ type: 'request_started' });
-        this.emit({ type: 'usage', messageId: `msg-${this.index}-${calls}`, model, inputTokens: 10, cacheReadTokens: step.call - 10, cacheCreationTokens: 0, contextTokens: step.call });
+        const input = step.input ?? 10;
+        inputTokens += input;
+        this.emit({ type: 'usage', messageId: `msg-${this.index}-${calls}`, model, inputTokens: input, cacheReadTokens: step.call - input, cacheCreationTokens: 0, contextTokens: step.call });
         this.emit({ type: 'output_usage', outputTokens: step.output ?? 100 });
       } else if ('until' in step) {
         await step.until();
@@ -184,7 +194,7 @@ class ScriptedSession implements AgentSession {
       } else if ('end' in step) {
         result = {
           type: 'result', subtype: step.end === 'success' ? 'success' : 'error_during_execution', isError: step.end !== 'success', sessionId,
-          costUsd: step.costUsd ?? 0.01 * calls, inputTokens: 10 * calls, outputTokens: output, contextWindow: this.window, numTurns: calls,
+          costUsd: step.costUsd ?? 0.01 * calls, inputTokens, outputTokens: output, contextWindow: this.window, numTurns: calls,
           ...(step.text === undefined ? {} : { text: step.text }),
         };
         this.emit(result);
@@ -239,7 +249,7 @@ class ScriptedSession implements AgentSession {
       sessionId,
       durationMs: Date.now() - this.startedAt,
       leftoverProcessesKilled: 0,
-      streamTokens: { input: 10 * calls, output },
+      streamTokens: { input: inputTokens, output },
       incompleteLogs: this.incompleteLogs,
     };
   }

@@ -16,6 +16,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { defaultConfig, type DebussyConfig } from '../../src/config/index.js';
 import { runPlan, type RunPlanInput } from '../../src/orchestrator/run-plan.js';
 import { parsePlan } from '../../src/plan/index.js';
+import { PlainReporter } from '../../src/report/plain-reporter.js';
+import { combineReporters, type Reporter } from '../../src/report/reporter.js';
 import type { JournalEvent, RunState } from '../../src/state/index.js';
 import { journalPath, loadRun, readJournal } from '../../src/state/index.js';
 import { inProcessAgent, type InProcessAgent, type ScriptStep, type SessionScript } from './in-process-agent.js';
@@ -56,6 +58,8 @@ export interface LoopOutcome {
   agent: InProcessAgent;
   /** The reporter's notices (warnings, errors, hints), in order. */
   notices: string[];
+  /** What `debussy run --plain` prints on stdout (the plain reporter, without timestamps): its lines and its end table. */
+  printed: string;
 }
 
 export interface LoopRunOptions {
@@ -67,6 +71,14 @@ export interface LoopRunOptions {
   startAt?: string;
   fresh?: boolean;
   trustCompleted?: boolean;
+  /** The config file the run was read from (kept and written back like the plan: run-inputs.ts); relative to the project. */
+  configFile?: string;
+}
+
+/** The reporters of a loop run: the notices collected, and the plain reporter's output (`printed`). */
+function loopReporter(notices: string[], print: (text: string) => void): Required<Reporter> {
+  const collect: Reporter = { notice: (_level, message) => notices.push(message) };
+  return combineReporters([collect, new PlainReporter(print, { verbose: false, timestamps: false })]);
 }
 
 export class LoopProject {
@@ -108,21 +120,23 @@ export class LoopProject {
     if (parsed.plan === undefined) throw new Error(`the test plan did not parse: ${JSON.stringify(parsed)}`);
     const agent = 'start' in scripts ? scripts : inProcessAgent(scripts, options.window === undefined ? {} : { window: options.window });
     const notices: string[] = [];
+    let printed = '';
     const input: RunPlanInput = {
       root: this.dir, plan: parsed.plan, config: { ...defaultConfig(), ...FAST, auto_commit: this.withGit, ...options.config },
-      reporter: { runStarted() {}, journal() {}, agent() {}, notice: (_level, message) => notices.push(message), runFinished() {}, close() {} },
+      reporter: loopReporter(notices, (text) => (printed += text)),
       interrupt: (options.interrupt ?? new AbortController()).signal, forceStop: new AbortController().signal,
       env: { ...process.env, ...(stateDir === undefined ? {} : { DEBUSSY_STATE_DIR: stateDir }) }, resumeCommand: `debussy run ${this.planPath}`, agent,
       ...(options.only === undefined ? {} : { only: options.only }),
       ...(options.startAt === undefined ? {} : { startAt: options.startAt }),
       ...(options.fresh === undefined ? {} : { fresh: options.fresh }),
       ...(options.trustCompleted === undefined ? {} : { trustCompleted: options.trustCompleted }),
+      ...(options.configFile === undefined ? {} : { configFile: path.join(this.dir, options.configFile) }),
     };
     const result = await runPlan(input);
     const { events } = await readJournal(journalPath(this.dir, result.runId));
     const state = (await loadRun(this.dir, result.runId))?.state;
     if (state === undefined) throw new Error('no run state');
-    return { exitCode: result.exitCode, runId: result.runId, state, events, agent, notices };
+    return { exitCode: result.exitCode, runId: result.runId, state, events, agent, notices, printed };
   }
 
   /** The subjects of the commits made since the plan's, newest first. */
