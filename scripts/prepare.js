@@ -27,7 +27,9 @@ function findTsc() {
 
 const tsc = findTsc();
 if (tsc !== undefined) {
-  const result = build({ root });
+  // `npm pack <git url>` runs prepare twice in one clone (at its install, then at its pack): the
+  // second finds dist/ the build of these very sources (build.js's stamp) and skips tsc.
+  const result = build({ root, ifChanged: true });
   process.stderr.write(result.output);
   if (result.status !== 0) {
     if (!built()) process.exit(result.status);

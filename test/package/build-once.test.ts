@@ -16,7 +16,7 @@ let dir: string;
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'debussy-build-once-'));
-  for (const file of ['package.json', 'scripts/build.js']) {
+  for (const file of ['package.json', 'scripts/build.js', 'scripts/prepare.js']) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     cpSync(path.join(REPO_ROOT, file), path.join(dir, file));
   }
@@ -38,11 +38,15 @@ function write(file: string, text: string): void {
 
 /** Runs the setup's build; says whether tsc ran (it rewrites every output file), and how it ended. */
 async function buildIfChanged(): Promise<{ ran: boolean; status: number; output: string }> {
+  return runScript(['scripts/build.js', '--if-changed']);
+}
+
+async function runScript(args: string[]): Promise<{ ran: boolean; status: number; output: string }> {
   const output = path.join(dir, 'dist/greeting.js');
   const before = existsSync(output) ? statSync(output).mtimeMs : undefined;
   // Not spawnSync: a worker blocked for long under load misses vitest's own RPC deadline.
   const { status, text } = await new Promise<{ status: number; text: string }>((resolve) => {
-    execFile(process.execPath, ['scripts/build.js', '--if-changed'], { cwd: dir, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(process.execPath, args, { cwd: dir, encoding: 'utf8' }, (error, stdout, stderr) => {
       resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, text: stdout + stderr });
     });
   });
@@ -84,5 +88,16 @@ describe('scripts/build.js --if-changed', () => {
     expect(failed.output).toMatch(/src\/greeting\.ts\(1,14\): error TS2322/);
     expect(existsSync(path.join(dir, 'dist/.build-stamp'))).toBe(false);
     expect(await buildIfChanged()).toMatchObject({ ran: true, status: failed.status });
+  });
+});
+
+describe('scripts/prepare.js (npm\'s prepare)', () => {
+  // `npm pack <git url>` runs prepare twice in the same clone (at its install, then at its pack):
+  // the second found dist/ built and ran tsc again, 13-15 s of CPU for the README's install.
+  it('builds once: a second prepare over the same sources skips tsc', async () => {
+    write('src/greeting.ts', "export const greeting = 'salut';\n");
+    expect(await runScript(['scripts/prepare.js'])).toMatchObject({ ran: true, status: 0 });
+    expect(emitted()).toContain("'salut'");
+    expect(await runScript(['scripts/prepare.js'])).toMatchObject({ ran: false, status: 0 });
   });
 });
