@@ -1,14 +1,18 @@
 /**
  * `debussy plan import` through the built binary, in temp git repositories holding this project's
  * fixtures of each format: the plan it writes, what the audit then names, the order a dry run
- * shows, re-imports (source changed: updated; plan edited: refused, naming the file), and bad
+ * shows (in process), re-imports (source changed: updated; plan edited: refused, naming the file), and bad
  * input (one clear line, exit 2, nothing written; its variants are in import-refusals.test.ts).
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeDryRun } from '../../src/cli/dry-run.js';
+import { loadProjectConfig } from '../../src/config/index.js';
+import { loadAuditedPlan } from '../../src/orchestrator/preflight.js';
+import { auditPlan } from '../../src/plan/index.js';
 import { importPlan } from '../../src/plan-import/index.js';
-import { debussy, expectNoStack, git, initRepo, REPO_ROOT, tempDir, type CliResult } from '../cli/cli-harness.js';
+import { debussy, expectNoStack, initRepo, REPO_ROOT, tempDir, type CliResult } from '../cli/cli-harness.js';
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/plan-import');
 
@@ -50,18 +54,21 @@ function snapshot(): Record<string, string> {
   return files;
 }
 
-interface DryRunJson {
-  phases: { id: string; action: string; dependsOn: string[]; gates: { name: string; command: string | null }[] }[];
+/**
+ * The order a dry run shows for the imported plan, each phase as `id:action`, in process: the plan
+ * as a run loads it (audited, with the config's gates; an error fails here as it would refuse the
+ * run), then the dry run's listing. The binary's dry run is test/cli/foundation-commands.test.ts's.
+ */
+async function dryRunOrder(master: string): Promise<string[]> {
+  const { config } = await loadProjectConfig(work.dir, {});
+  const { plan } = await loadAuditedPlan(path.join(work.dir, master), config, work.dir);
+  return (await describeDryRun(work.dir, plan, config)).phases.map((phase) => `${phase.id}:${phase.action}`);
 }
 
-/** The dry run's order, each phase as `id:action`. */
-async function dryRunOrder(master: string): Promise<string[]> {
-  git(work.dir, 'add', '-A');
-  git(work.dir, 'commit', '-q', '-m', 'plan');
-  const result = await run('run', master, '--dry-run', '--json');
-  expect(result.code, result.stderr).toBe(0);
-  const line = result.stdout.split('\n').find((text) => text.includes('"dry_run"')) ?? '{}';
-  return (JSON.parse(line) as DryRunJson).phases.map((phase) => `${phase.id}:${phase.action}`);
+/** The audit's error count for an imported plan, with the config's gates (what `debussy audit`'s exit code follows). */
+async function auditErrors(plan: string): Promise<number> {
+  const { config } = await loadProjectConfig(work.dir, {});
+  return (await auditPlan(path.join(work.dir, plan), { gateCommands: config.gates })).errors;
 }
 
 function withGatesConfig(gates: Record<string, string>): void {
@@ -133,7 +140,7 @@ describe('importing each format', () => {
     expect(result.stdout).toContain('plans/ratings/phase-1.md:15: error: phase 1: gate "typecheck" has no command');
     expect(result.stdout).toContain('plans/ratings/phase-2.md: warning: phase 2 has no gates');
     withGatesConfig({ typecheck: 'npx tsc --noEmit' });
-    expect((await run('audit', 'plans/ratings')).code).toBe(0);
+    expect(await auditErrors('plans/ratings')).toBe(0);
   });
 
   it('GSD: roadmap phases with their plans as tasks, <automated> commands as gates; the task verified in prose is named', async () => {
@@ -146,7 +153,7 @@ describe('importing each format', () => {
     expect(result.stdout).toContain('plans/recipe-box/phase-2.md:17: error: phase 2: gate "plan 02-02 task 1" has no command');
     expect(read('plans/recipe-box/phase-2.md')).toContain('- [ ] 02-02: Search command\n  Plan: `.planning/phases/02-search/02-02-PLAN.md`');
     withGatesConfig({ 'plan 02-02 task 1': 'npm test -- test/search.test.ts' });
-    expect((await run('audit', 'plans/recipe-box')).code).toBe(0);
+    expect(await auditErrors('plans/recipe-box')).toBe(0);
     expect(await dryRunOrder('plans/recipe-box/MASTER_PLAN.md')).toEqual(['1:skip', '2:run', '2.1:run', '3:run']);
   });
 
@@ -158,7 +165,7 @@ describe('importing each format', () => {
     expect(result.stdout).toContain('plans/004-recipe-import/phase-3.md:16: error: phase 3: gate "independent test" has no command');
     expect(read('plans/004-recipe-import/phase-2.md')).toContain('- [x] T003 Fetch a page with a timeout in src/importer/fetch.ts\n- [ ] T004 [P] Find');
     withGatesConfig({ 'independent test': 'npm test -- import-link' });
-    expect((await run('audit', 'plans/004-recipe-import')).code).toBe(0);
+    expect(await auditErrors('plans/004-recipe-import')).toBe(0);
     expect(await dryRunOrder('plans/004-recipe-import/MASTER_PLAN.md')).toEqual(['1:skip', '2:run', '3:run', '4:run', '5:run']);
   });
 
