@@ -1,14 +1,18 @@
 /**
  * `debussy plan import` through the built binary, in temp git repositories holding this project's
  * fixtures of each format: the plan it writes, what the audit then names, the order a dry run
- * shows, re-imports (source changed: updated; plan edited: refused, naming the file), and bad
- * input (one clear line, exit 2, nothing written).
+ * shows (in process), re-imports (source changed: updated; plan edited: refused, naming the file), and bad
+ * input (one clear line, exit 2, nothing written; its variants are in import-refusals.test.ts).
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEBUSSY_BIN, debussy, expectNoStack, git, initRepo, REPO_ROOT, tempDir, type CliResult } from '../cli/cli-harness.js';
+import { describeDryRun } from '../../src/cli/dry-run.js';
+import { loadProjectConfig } from '../../src/config/index.js';
+import { loadAuditedPlan } from '../../src/orchestrator/preflight.js';
+import { auditPlan } from '../../src/plan/index.js';
+import { importPlan } from '../../src/plan-import/index.js';
+import { debussy, expectNoStack, initRepo, REPO_ROOT, tempDir, type CliResult } from '../cli/cli-harness.js';
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/plan-import');
 
@@ -30,10 +34,9 @@ function useFixture(name: string): void {
   cpSync(path.join(FIXTURES, name), work.dir, { recursive: true });
 }
 
-/** A first import, done before the one a test looks at. */
-function spawnImport(source: string): void {
-  const result = spawnSync(process.execPath, [DEBUSSY_BIN, 'plan', 'import', source], { cwd: work.dir, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`the first import failed: ${result.stderr}`);
+/** A first import, in process (what the binary prints of it is not what these tests look at). */
+async function importFirst(source: string): Promise<void> {
+  await importPlan({ source: path.join(work.dir, source), projectRoot: work.dir, plansDir: path.join(work.dir, 'plans'), force: false, cwd: work.dir });
 }
 
 /** Every file under the repository (but .git) with its text: to show that nothing was written. */
@@ -51,18 +54,21 @@ function snapshot(): Record<string, string> {
   return files;
 }
 
-interface DryRunJson {
-  phases: { id: string; action: string; dependsOn: string[]; gates: { name: string; command: string | null }[] }[];
+/**
+ * The order a dry run shows for the imported plan, each phase as `id:action`, in process: the plan
+ * as a run loads it (audited, with the config's gates; an error fails here as it would refuse the
+ * run), then the dry run's listing. The binary's dry run is test/cli/foundation-commands.test.ts's.
+ */
+async function dryRunOrder(master: string): Promise<string[]> {
+  const { config } = await loadProjectConfig(work.dir, {});
+  const { plan } = await loadAuditedPlan(path.join(work.dir, master), config, work.dir);
+  return (await describeDryRun(work.dir, plan, config)).phases.map((phase) => `${phase.id}:${phase.action}`);
 }
 
-/** The dry run's order, each phase as `id:action`. */
-async function dryRunOrder(master: string): Promise<string[]> {
-  git(work.dir, 'add', '-A');
-  git(work.dir, 'commit', '-q', '-m', 'plan');
-  const result = await run('run', master, '--dry-run', '--json');
-  expect(result.code, result.stderr).toBe(0);
-  const line = result.stdout.split('\n').find((text) => text.includes('"dry_run"')) ?? '{}';
-  return (JSON.parse(line) as DryRunJson).phases.map((phase) => `${phase.id}:${phase.action}`);
+/** The audit's error count for an imported plan, with the config's gates (what `debussy audit`'s exit code follows). */
+async function auditErrors(plan: string): Promise<number> {
+  const { config } = await loadProjectConfig(work.dir, {});
+  return (await auditPlan(path.join(work.dir, plan), { gateCommands: config.gates })).errors;
 }
 
 function withGatesConfig(gates: Record<string, string>): void {
@@ -134,7 +140,7 @@ describe('importing each format', () => {
     expect(result.stdout).toContain('plans/ratings/phase-1.md:15: error: phase 1: gate "typecheck" has no command');
     expect(result.stdout).toContain('plans/ratings/phase-2.md: warning: phase 2 has no gates');
     withGatesConfig({ typecheck: 'npx tsc --noEmit' });
-    expect((await run('audit', 'plans/ratings')).code).toBe(0);
+    expect(await auditErrors('plans/ratings')).toBe(0);
   });
 
   it('GSD: roadmap phases with their plans as tasks, <automated> commands as gates; the task verified in prose is named', async () => {
@@ -147,7 +153,7 @@ describe('importing each format', () => {
     expect(result.stdout).toContain('plans/recipe-box/phase-2.md:17: error: phase 2: gate "plan 02-02 task 1" has no command');
     expect(read('plans/recipe-box/phase-2.md')).toContain('- [ ] 02-02: Search command\n  Plan: `.planning/phases/02-search/02-02-PLAN.md`');
     withGatesConfig({ 'plan 02-02 task 1': 'npm test -- test/search.test.ts' });
-    expect((await run('audit', 'plans/recipe-box')).code).toBe(0);
+    expect(await auditErrors('plans/recipe-box')).toBe(0);
     expect(await dryRunOrder('plans/recipe-box/MASTER_PLAN.md')).toEqual(['1:skip', '2:run', '2.1:run', '3:run']);
   });
 
@@ -159,7 +165,7 @@ describe('importing each format', () => {
     expect(result.stdout).toContain('plans/004-recipe-import/phase-3.md:16: error: phase 3: gate "independent test" has no command');
     expect(read('plans/004-recipe-import/phase-2.md')).toContain('- [x] T003 Fetch a page with a timeout in src/importer/fetch.ts\n- [ ] T004 [P] Find');
     withGatesConfig({ 'independent test': 'npm test -- import-link' });
-    expect((await run('audit', 'plans/004-recipe-import')).code).toBe(0);
+    expect(await auditErrors('plans/004-recipe-import')).toBe(0);
     expect(await dryRunOrder('plans/004-recipe-import/MASTER_PLAN.md')).toEqual(['1:skip', '2:run', '3:run', '4:run', '5:run']);
   });
 
@@ -179,7 +185,7 @@ describe('importing again', () => {
   beforeEach(() => useFixture('taskmaster-flat'));
 
   it('unchanged source: nothing written; changed source: the plan follows it (a new task becomes a phase)', async () => {
-    await run('plan', 'import', 'tasks.json');
+    await importFirst('tasks.json');
     const before = snapshot();
     const again = await run('plan', 'import', 'tasks.json');
     expect(again.stdout).toContain('plans/taskmaster is up to date with tasks.json (Taskmaster tasks.json, flat format): nothing written.');
@@ -200,7 +206,7 @@ describe('importing again', () => {
   });
 
   it('after the user edited the plan: refused, naming the file, nothing written; --force overwrites', async () => {
-    await run('plan', 'import', 'tasks.json');
+    await importFirst('tasks.json');
     write('plans/taskmaster/phase-2.md', `${read('plans/taskmaster/phase-2.md')}\nMy own note.\n`);
     write('tasks.json', read('tasks.json').replace('Scale a recipe', 'Scale recipes'));
     const before = snapshot();
@@ -220,7 +226,7 @@ describe('importing again', () => {
   });
 
   it('after a run marked a phase complete: not an edit, and the phase stays Completed', async () => {
-    await run('plan', 'import', 'tasks.json');
+    await importFirst('tasks.json');
     write('plans/taskmaster/MASTER_PLAN.md', read('plans/taskmaster/MASTER_PLAN.md').replace('[Scale a recipe](phase-2.md) | Pending |', '[Scale a recipe](phase-2.md) | Completed |'));
     write('plans/taskmaster/phase-2.md', read('plans/taskmaster/phase-2.md').replace('- [ ] 2.1: Round quantities', '- [x] 2.1: Round quantities'));
     write('tasks.json', read('tasks.json').replace('Round to sensible kitchen amounts.', 'Round to kitchen amounts.'));
@@ -233,44 +239,17 @@ describe('importing again', () => {
 });
 
 describe('what cannot be imported: one line, exit 2, nothing written', () => {
-  it.each([
-    { name: 'a path that does not exist', setup: () => undefined, args: ['nothere.json'], message: 'debussy: nothere.json: no such file or folder\n' },
-    { name: 'broken JSON', setup: () => write('tasks.json', '{"tasks": ['), args: ['tasks.json'], message: /^debussy: tasks\.json is not valid JSON: / },
-    { name: 'JSON of another kind', setup: () => write('package.json', '{"name": "x"}'), args: ['package.json'], message: 'debussy: package.json is JSON, but neither a Taskmaster tasks.json (a "tasks" list) nor a ralph prd.json (a "userStories" list)\n' },
-    { name: 'markdown that is no plan', setup: () => write('README.md', '# Hello\n'), args: ['README.md'], message: 'debussy: README.md is not a plan format debussy imports\n' },
-    { name: 'a folder without a plan', setup: () => write('src/a.ts', ''), args: ['src'], message: 'debussy: src holds no plan debussy can import\n' },
-    { name: 'a debussy plan', setup: () => write('plans/x/MASTER_PLAN.md', '# X\n\n| Phase | Title |\n|---|---|\n| 1 | [A](phase-1.md) |\n'), args: ['plans/x/MASTER_PLAN.md'], message: 'debussy: plans/x/MASTER_PLAN.md is already a debussy master plan: there is nothing to import\n' },
-    { name: '--tag for ralph', setup: () => useFixture('ralph'), args: ['prd.json', '--tag', 'master'], message: "debussy: --tag is for Taskmaster's tasks.json, and prd.json is not one\n" },
-    { name: 'a tag that does not exist', setup: () => useFixture('taskmaster'), args: ['.taskmaster', '--tag', 'nope'], message: 'debussy: this tasks.json has no tag "nope" (its tags: master, ui-redesign)\n' },
-    { name: 'an empty prd.json', setup: () => write('prd.json', '{"userStories": []}'), args: ['prd.json', '--name', 'empty'], message: 'debussy: prd.json has nothing to import: it lists no tasks or phases\n' },
-    { name: 'a bad --name', setup: () => useFixture('ralph'), args: ['prd.json', '--name', 'Bad Name'], message: /^debussy: "Bad Name" is not a usable plan name/ },
-    {
-      name: 'a project with several spec-kit features',
-      setup: () => { useFixture('speckit'); write('specs/005-other/tasks.md', read('specs/004-recipe-import/tasks.md')); },
-      args: ['.'],
-      message: 'debussy: . holds 2 spec-kit features (specs/004-recipe-import, specs/005-other)\n',
-    },
-    { name: 'an empty file', setup: () => write('prd.json', ''), args: ['prd.json'], message: 'debussy: prd.json is empty\n' },
-    {
-      name: 'a plan imported from another source under the same name',
-      setup: () => { useFixture('taskmaster-flat'); useFixture('taskmaster'); spawnImport('tasks.json'); },
-      args: ['.taskmaster'],
-      message: 'debussy: plans/taskmaster was imported from tasks.json, not from .taskmaster/tasks/tasks.json\n',
-      keepsPlan: true,
-    },
-    { name: 'a plan folder the import did not write', setup: () => { useFixture('ralph'); write('plans/meal-planner/notes.md', 'mine'); }, args: ['prd.json'], message: 'debussy: plans/meal-planner already exists and was not written by `debussy plan import`\n' },
-  ])('$name', async ({ setup, args, message, keepsPlan }) => {
-    setup();
+  // Every other refusal (broken JSON, a bad --name, a plan edited or from another source...) is a
+  // row of test/plan-import/import-refusals.test.ts, through importPlan in process.
+  it('a path that does not exist', async () => {
     const before = snapshot();
-    const result = await run('plan', 'import', ...args);
+    const result = await run('plan', 'import', 'nothere.json');
     expectNoStack(result);
     expect(result.code).toBe(2);
     const [first = '', hint = ''] = result.stderr.split(/(?<=\n)/);
-    if (typeof message === 'string') expect(first).toBe(message);
-    else expect(first).toMatch(message);
+    expect(first).toBe('debussy: nothere.json: no such file or folder\n');
     expect(hint).toMatch(/^ {2}\S/); // the line that says what to do
     expect(result.stdout).toBe('');
     expect(snapshot()).toEqual(before);
-    expect(existsSync(path.join(work.dir, 'plans', 'taskmaster'))).toBe(keepsPlan === true);
   });
 });
