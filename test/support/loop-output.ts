@@ -6,7 +6,10 @@
  */
 import { vi } from 'vitest';
 import statusCommand from '../../src/cli/commands/status.js';
+import { chooseReporters, type OutputFlags } from '../../src/report/choose-reporters.js';
+import { createReporters } from '../../src/report/create-reporters.js';
 import { PlainReporter } from '../../src/report/plain-reporter.js';
+import { combineReporters, type Reporter } from '../../src/report/reporter.js';
 import type { LoopOutcome } from './in-process-run.js';
 
 /** The plain reporter's output for a run (no timestamps): its journal events, the notices, and the summary at the end. */
@@ -49,4 +52,19 @@ export function statusOutput(dir: string, options: { json?: boolean } = {}): Pro
   });
   statusQueue = next.catch(() => undefined);
   return next;
+}
+
+/**
+ * The reporters `debussy run` builds for these flags and this environment on stdout that is not a
+ * terminal (run.ts: chooseReporters, createReporters), writing to a string: pass `reporter` to a
+ * LoopProject run, then `written()` is what the command would have printed (--json's NDJSON, the
+ * GitHub Actions groups and annotations, with timestamps). A step summary file named in `env` is
+ * written as in a real run.
+ */
+export async function commandOutput(flags: Partial<OutputFlags>, env: Record<string, string>): Promise<{ reporter: Reporter; written: () => string }> {
+  let text = '';
+  const choice = chooseReporters({ flags: { plain: false, json: false, verbose: false, ...flags }, env, isTTY: false });
+  const stdout = { write: (chunk: string) => (text += chunk), on: () => undefined, off: () => undefined };
+  const reporters = await createReporters(choice, { stdout, warn: (message) => (text += `debussy: warning: ${message}\n`) });
+  return { reporter: combineReporters(reporters), written: () => text };
 }
