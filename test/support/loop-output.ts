@@ -31,6 +31,15 @@ let statusQueue: Promise<unknown> = Promise.resolve();
 
 /** What `debussy status` (or `status --json`) prints in the project at `dir`, as if run there. */
 export function statusOutput(dir: string, options: { json?: boolean } = {}): Promise<string> {
+  return commandStdout(dir, () => statusCommand(options.json === true ? { json: true } : {}));
+}
+
+/**
+ * What a debussy command (its default export, e.g. `() => historyCommand({ limit: '10' })`) prints
+ * on stdout (and stderr too with `withStderr`, as a terminal shows both) in the project at `dir`,
+ * as if run there; one command at a time (statusQueue).
+ */
+export function commandStdout(dir: string, command: () => Promise<unknown>, options: { withStderr?: boolean } = {}): Promise<string> {
   const next = statusQueue.then(async () => {
     const cwd = process.cwd();
     let text = '';
@@ -38,15 +47,22 @@ export function statusOutput(dir: string, options: { json?: boolean } = {}): Pro
       text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
       return true;
     });
+    const writeErr = options.withStderr === true
+      ? vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+        return true;
+      })
+      : undefined;
     const root = process.env.DEBUSSY_PROJECT_ROOT;
     delete process.env.DEBUSSY_PROJECT_ROOT;
     process.chdir(dir);
     try {
-      await statusCommand(options.json === true ? { json: true } : {});
+      await command();
     } finally {
       process.chdir(cwd);
       if (root !== undefined) process.env.DEBUSSY_PROJECT_ROOT = root;
       write.mockRestore();
+      writeErr?.mockRestore();
     }
     return text;
   });
