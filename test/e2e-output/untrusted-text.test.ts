@@ -4,7 +4,8 @@
  * scripted server and a real terminal (tmux), no ESC, BEL, C1 control or bidirectional override
  * from that text reaches the terminal or the real session logs. The same through a run in process
  * (--plain, status, logs, history, git log, an API error's message):
- * test/report/untrusted-text-run.test.ts.
+ * test/report/untrusted-text-run.test.ts; audit, --dry-run and config of such a plan:
+ * test/plan/untrusted-plan-text.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -84,25 +85,6 @@ afterEach(async () => {
   project = undefined;
   if (tempDir) rmSync(tempDir, { recursive: true, force: true });
   tempDir = undefined;
-});
-
-describe('control sequences in plan files', () => {
-  it('audit, --dry-run and config, as text and JSON, show the plan and the config without them', async () => {
-    // A config comes with a cloned repository too: a gate mapped there, and an unknown key (warned about).
-    const config = { gates: { lint: `printf '${HOSTILE}'` }, [`colour${HOSTILE}`]: true };
-    project = await E2EProject.create({ phases: [{ id: '1', title: 'x' }], files: hostileFiles(), script: hostileSession(), config });
-    const env = outputEnv(project, {});
-    for (const args of [['audit', PLAN], ['audit', PLAN, '--json'], ['run', PLAN, '--dry-run'], ['run', PLAN, '--dry-run', '--json'], ['config'], ['config', '--json']]) {
-      const result = await runDebussy(project, args, env);
-      expect(result.code, `${args.join(' ')}: ${result.stdout}${result.stderr}`).toBe(0);
-      expectInert(`debussy ${args.join(' ')}`, result.stdout + result.stderr);
-      expect(result.stdout + result.stderr, args.join(' ')).toMatch(args[0] === 'config' ? /printf/ : /Hostile.*Plan/);
-    }
-    // The audit says the plan carries them; JSON keeps what the plan says, escaped: a program reading it loses nothing.
-    expect((await runDebussy(project, ['audit', PLAN], env)).stdout).toMatch(/MASTER_PLAN\.md: warning: the plan's title holds terminal control characters/);
-    const json = JSON.parse((await runDebussy(project, ['audit', PLAN, '--json'], env)).stdout) as { plan: { name: string } };
-    expect(json.plan.name).toBe(`Hostile${HOSTILE}Plan`);
-  });
 });
 
 describe.runIf(hasTmux() && hasScript())('control sequences in the live view', () => {
