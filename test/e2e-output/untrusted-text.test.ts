@@ -1,8 +1,11 @@
 /**
  * Terminal control sequences in text debussy did not write (plan files, the agent, its tools, gate
- * output, API errors) are shown, never executed: through the built binary, the real claude CLI
- * against the scripted server, real git and a real terminal (tmux), no ESC, BEL, C1 control or
- * bidirectional override from that text reaches the terminal, a commit message or a log.
+ * output) are shown, never executed: through the built binary, the real claude CLI against the
+ * scripted server and a real terminal (tmux), no ESC, BEL, C1 control or bidirectional override
+ * from that text reaches the terminal or the real session logs. The same through a run in process
+ * (--plain, status, logs, history, git log, an API error's message):
+ * test/report/untrusted-text-run.test.ts; audit, --dry-run and config of such a plan:
+ * test/plan/untrusted-plan-text.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -84,67 +87,6 @@ afterEach(async () => {
   tempDir = undefined;
 });
 
-describe('control sequences in plan files', () => {
-  it('audit, --dry-run and config, as text and JSON, show the plan and the config without them', async () => {
-    // A config comes with a cloned repository too: a gate mapped there, and an unknown key (warned about).
-    const config = { gates: { lint: `printf '${HOSTILE}'` }, [`colour${HOSTILE}`]: true };
-    project = await E2EProject.create({ phases: [{ id: '1', title: 'x' }], files: hostileFiles(), script: hostileSession(), config });
-    const env = outputEnv(project, {});
-    for (const args of [['audit', PLAN], ['audit', PLAN, '--json'], ['run', PLAN, '--dry-run'], ['run', PLAN, '--dry-run', '--json'], ['config'], ['config', '--json']]) {
-      const result = await runDebussy(project, args, env);
-      expect(result.code, `${args.join(' ')}: ${result.stdout}${result.stderr}`).toBe(0);
-      expectInert(`debussy ${args.join(' ')}`, result.stdout + result.stderr);
-      expect(result.stdout + result.stderr, args.join(' ')).toMatch(args[0] === 'config' ? /printf/ : /Hostile.*Plan/);
-    }
-    // The audit says the plan carries them; JSON keeps what the plan says, escaped: a program reading it loses nothing.
-    expect((await runDebussy(project, ['audit', PLAN], env)).stdout).toMatch(/MASTER_PLAN\.md: warning: the plan's title holds terminal control characters/);
-    const json = JSON.parse((await runDebussy(project, ['audit', PLAN, '--json'], env)).stdout) as { plan: { name: string } };
-    expect(json.plan.name).toBe(`Hostile${HOSTILE}Plan`);
-  });
-});
-
-describe('control sequences from plan files, the agent and its tools, through a real run', () => {
-  it('--plain, status, logs, history and git log: none reaches the terminal or a commit', async () => {
-    project = await E2EProject.create({ phases: [{ id: '1', title: 'x' }], files: hostileFiles(), script: hostileSession() });
-    const env = outputEnv(project, { CI: 'true' });
-    const run = await runDebussy(project, ['run', PLAN, '--plain', '--verbose'], env);
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expectInert('debussy run --plain', run.stdout + run.stderr);
-    // What was said is still shown, only the control sequences are gone.
-    expect(run.stdout).toMatch(/Agent says .*hello/);
-    expect(run.stdout).toMatch(/Grep: needle/);
-    expect(run.stdout).toMatch(/tool error: .*tool says/);
-    expect(run.stdout).toMatch(/gate says .* done/);
-    expect(run.stdout).toMatch(/progress: progress .*noted/);
-
-    for (const args of [['status'], ['status', '--json'], ['logs'], ['logs', '--raw'], ['logs', '--json'], ['history'], ['history', '--json']]) {
-      const result = await runDebussy(project, args, env);
-      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
-      expectInert(`debussy ${args.join(' ')}`, result.stdout + result.stderr);
-    }
-    expect((await runDebussy(project, ['logs'], env)).stdout).toMatch(/says: Agent says .*hello/);
-
-    const messages = await project.git('log', '--format=%B%n--end--');
-    expect(messages).toMatch(/Clip.*board/);
-    expectInert('git log', messages);
-  });
-
-  it('an API error whose message holds them: the error, the give-up notice, status and logs show none', async () => {
-    // A plain plan: the API's message is the only hostile text (claude passes a 400's message on; a 401's it replaces).
-    project = await E2EProject.create({
-      phases: [{ id: '1', title: 'Plain' }],
-      script: () => ({ kind: 'error', status: 400, type: 'invalid_request_error', message: `bad request ${HOSTILE} here` }),
-    });
-    const env = outputEnv(project, { CI: 'true' });
-    const run = await runDebussy(project, ['run', project.planArg], env);
-    expect(run.code, run.stdout + run.stderr).toBe(1);
-    expect(run.stdout).toMatch(/API error .*bad request.*here/);
-    expect(run.stdout).toMatch(/debussy gave up on phase 1/);
-    expectInert('debussy run', run.stdout + run.stderr);
-    for (const args of [['status'], ['status', '--json'], ['logs'], ['logs', '--raw']]) expectInert(`debussy ${args.join(' ')}`, (await runDebussy(project, args, env)).stdout);
-  });
-});
-
 describe.runIf(hasTmux() && hasScript())('control sequences in the live view', () => {
   it('the terminal gets only debussy\'s own sequences: no clipboard write, no cleared screen', async () => {
     project = await E2EProject.create({ phases: [{ id: '1', title: 'x' }], files: hostileFiles(), script: hostileSession() });
@@ -160,5 +102,14 @@ describe.runIf(hasTmux() && hasScript())('control sequences in the live view', (
     expectInert('the live view (without its own sequences)', written.replace(OWN_SEQUENCES, ''));
     expect(await screen.pasteBuffers()).toEqual([]);
     expect((await screen.capture(true)).join('\n')).toMatch(/Hostile.*Plan/);
+
+    // The real claude's session logs, as logs shows them (the run's other outputs: test/report/untrusted-text-run.test.ts).
+    const env = outputEnv(project, { CI: 'true' });
+    for (const args of [['logs'], ['logs', '--raw'], ['logs', '--json']]) {
+      const result = await runDebussy(project, args, env);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      expectInert(`debussy ${args.join(' ')}`, result.stdout + result.stderr);
+    }
+    expect((await runDebussy(project, ['logs'], env)).stdout).toMatch(/says: Agent says .*hello/);
   });
 });

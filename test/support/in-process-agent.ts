@@ -11,6 +11,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentDriver, AgentEvent, AgentLaunch, AgentSession, LogFailure, SessionEnd } from '../../src/agent/index.js';
 import { execFile } from 'node:child_process';
+import { summarizeToolUse } from '../../src/agent/tool-summary.js';
 
 export type ScriptStep =
   /**
@@ -186,7 +187,7 @@ class ScriptedSession implements AgentSession {
         this.emit({ type: 'assistant_text', messageId: `msg-${this.index}-${calls}`, text: step.say });
       } else if ('tool' in step) {
         const toolUseId = `tool-${this.index}-${calls}-${step.tool}`;
-        this.emit({ type: 'tool_start', messageId: `msg-${this.index}-${calls}`, toolUseId, name: step.tool, input: step.input ?? {}, summary: `${step.tool}` });
+        this.emit({ type: 'tool_start', messageId: `msg-${this.index}-${calls}`, toolUseId, name: step.tool, input: step.input ?? {}, summary: summarizeToolUse(step.tool, step.input ?? {}, this.launch.cwd) });
         step.run?.(this.launch.cwd);
         this.emit({ type: 'tool_result', toolUseId, isError: step.isError === true, text: step.result ?? '' });
       } else if ('progress' in step) {

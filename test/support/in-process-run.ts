@@ -73,6 +73,8 @@ export interface LoopRunOptions {
   trustCompleted?: boolean;
   /** The config file the run was read from (kept and written back like the plan: run-inputs.ts); relative to the project. */
   configFile?: string;
+  /** Another reporter the run feeds besides the plain one (e.g. what `debussy run` builds for --json or GitHub Actions: loop-output.ts's commandOutput). */
+  reporter?: Reporter;
 }
 
 /** The reporters of a loop run: the notices collected, and the plain reporter's output (`printed`). */
@@ -123,7 +125,7 @@ export class LoopProject {
     let printed = '';
     const input: RunPlanInput = {
       root: this.dir, plan: parsed.plan, config: { ...defaultConfig(), ...FAST, auto_commit: this.withGit, ...options.config },
-      reporter: loopReporter(notices, (text) => (printed += text)),
+      reporter: combineReporters([loopReporter(notices, (text) => (printed += text)), ...(options.reporter === undefined ? [] : [options.reporter])]),
       interrupt: (options.interrupt ?? new AbortController()).signal, forceStop: new AbortController().signal,
       env: { ...process.env, ...(stateDir === undefined ? {} : { DEBUSSY_STATE_DIR: stateDir }) }, resumeCommand: `debussy run ${this.planPath}`, agent,
       ...(options.only === undefined ? {} : { only: options.only }),
