@@ -21,6 +21,7 @@ export const E2E_TESTS = [
   'test/harness/support.test.ts',
   'test/agent-signals/signal-inbox.test.ts',
   'test/config/json-schema.test.ts',
+  'test/doctor/doctor-checks.test.ts',
   'test/git/changes.test.ts',
   'test/install/package-files.test.ts',
   'test/plan/audit-cli.test.ts',

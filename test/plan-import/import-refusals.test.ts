@@ -4,12 +4,19 @@
  * written. test/plan-import/plan-import-cli.test.ts shows one of them through the built binary
  * (the printed lines and the exit code).
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DebussyError } from '../../src/errors/index.js';
 import { importPlan } from '../../src/plan-import/index.js';
-import { REPO_ROOT, tempDir } from '../cli/cli-harness.js';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+
+function tempDir(prefix = 'debussy-unit-'): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/plan-import');
 

@@ -6,7 +6,8 @@
  * agent's word for. test/plan/foreign-format.test.ts shows the same through the built binary once
  * per command (exit code, printed lines).
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/schema.js';
@@ -15,7 +16,13 @@ import { loadAuditedPlan } from '../../src/orchestrator/preflight.js';
 import { detectFormat, jsonFormat } from '../../src/plan/foreign-format.js';
 import { auditPlan, checkPlan } from '../../src/plan/audit.js';
 import type { Phase, PhaseFile, Plan } from '../../src/plan/index.js';
-import { REPO_ROOT, tempDir } from '../cli/cli-harness.js';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+
+function tempDir(prefix = 'debussy-unit-'): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/plan-import');
 const fixtureText = (relative: string): string => readFileSync(path.join(FIXTURES, relative), 'utf8');
