@@ -31,7 +31,10 @@ describe('spend after kill -9', () => {
       config: { model: 'claude-haiku-4-5' },
       script: scriptBySession({
         fresh: [write('a.txt', 'a\n', TURN), write('b.txt', 'b\n', TURN), bash('(sleep 27.53)', TURN)],
-        checkpoint: [1, 2, 3, 4, 5, 6].map((n) => bash(`echo ${n} > step-${n}.txt`, TURN)),
+        // Each tool takes a moment, as real ones do: the budget's stop acts once debussy has read the
+        // turn's usage, and an instant tool let claude send the next request first on a loaded machine
+        // (a fourth $0.05 turn, 1 run in 2 with four test files at a time).
+        checkpoint: [1, 2, 3, 4, 5, 6].map((n) => bash(`(sleep 0.5); echo ${n} > step-${n}.txt`, TURN)),
       }),
     });
     const first = project.start(['run', project.planArg, '--max-cost', '0.32']);
