@@ -31,10 +31,11 @@ describe('spend after kill -9', () => {
       config: { model: 'claude-haiku-4-5' },
       script: scriptBySession({
         fresh: [write('a.txt', 'a\n', TURN), write('b.txt', 'b\n', TURN), bash('(sleep 27.53)', TURN)],
-        // Each tool takes a moment, as real ones do: the budget's stop acts once debussy has read the
-        // turn's usage, and an instant tool let claude send the next request first on a loaded machine
-        // (a fourth $0.05 turn, 1 run in 2 with four test files at a time).
-        checkpoint: [1, 2, 3, 4, 5, 6].map((n) => bash(`(sleep 0.5); echo ${n} > step-${n}.txt`, TURN)),
+        // The model answers after a second, as a real API does: the budget's stop, decided on the
+        // third turn's usage, then aborts the fourth request in flight. With instant answers the
+        // fourth response could complete first and be billed (claude's documented limit, shown in
+        // agent-session.claude.test.ts): 1 run in 2 with four test files at a time.
+        checkpoint: [1, 2, 3, 4, 5, 6].map((n) => bash(`echo ${n} > step-${n}.txt`, { ...TURN, latencyMs: 1_000 })),
       }),
     });
     const first = project.start(['run', project.planArg, '--max-cost', '0.32']);
