@@ -4,62 +4,23 @@
  * playing its phase's script. What only the real claude can show stays in
  * test/e2e/parallel-phases.test.ts.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig, type DebussyConfig } from '../../src/config/index.js';
+import { describe, expect, it } from 'vitest';
+import type { DebussyConfig } from '../../src/config/index.js';
 import { EXIT_CODES } from '../../src/errors/index.js';
-import { runPlan } from '../../src/orchestrator/run-plan.js';
-import { parsePlan } from '../../src/plan/index.js';
-import { journalPath, liveStateDir, loadRun, readJournal, type JournalEvent, type RunState } from '../../src/state/index.js';
+import { liveStateDir, type JournalEvent } from '../../src/state/index.js';
 import { inProcessAgent, type ScriptStep } from '../support/in-process-agent.js';
-import { planFiles, type PhaseSpec } from '../support/plan-files.js';
-import { git, tempGitRepo, type TempDir } from '../support/temp-git-repo.js';
+import { LoopProject, type LoopOutcome, useLoopStateDir } from '../support/in-process-run.js';
+import type { PhaseSpec } from '../support/plan-files.js';
+import { git } from '../support/temp-git-repo.js';
 
-let stateDir: string;
-let template: TempDir;
-const savedStateDir = process.env.DEBUSSY_STATE_DIR;
-beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), 'debussy-parallel-state-'));
-  process.env.DEBUSSY_STATE_DIR = stateDir;
-  template = await tempGitRepo({ '.gitignore': '.debussy/\n' });
-});
-afterAll(async () => {
-  if (savedStateDir === undefined) delete process.env.DEBUSSY_STATE_DIR;
-  else process.env.DEBUSSY_STATE_DIR = savedStateDir;
-  rmSync(stateDir, { recursive: true, force: true });
-  await template.cleanup();
-});
-
-function projectWith(phases: PhaseSpec[]): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'debussy-parallel-'));
-  cpSync(template.dir, dir, { recursive: true });
-  for (const [file, content] of Object.entries(planFiles('Side by side', phases))) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), content);
-  }
-  execFileSync('git', ['add', '-A'], { cwd: dir });
-  execFileSync('git', ['commit', '--quiet', '-m', 'the plan'], { cwd: dir });
-  return dir;
-}
-
-const FAST: Partial<DebussyConfig> = { backoff_base: 1, backoff_max: 5, stop_grace: 200, max_context_tokens: 0, auto_commit: true, max_parallel: 2 };
-
-interface Outcome {
-  exitCode: number;
-  state: RunState;
-  events: JournalEvent[];
-  notices: string[];
-}
+useLoopStateDir();
 
 /** Phase id -> the steps its sessions play (a list: session 1, 2, ... of that phase; the last repeats). */
 type PhaseScripts = Record<string, ((cwd: string) => ScriptStep[])[]>;
 
-async function run(dir: string, scripts: PhaseScripts, options: { config?: Partial<DebussyConfig>; interrupt?: AbortController; fresh?: boolean } = {}): Promise<Outcome> {
-  const parsed = await parsePlan(path.join(dir, 'plans/e2e/MASTER_PLAN.md'));
-  if (parsed.plan === undefined) throw new Error('the test plan did not parse');
+async function run(project: LoopProject, scripts: PhaseScripts, options: { config?: Partial<DebussyConfig>; interrupt?: AbortController; fresh?: boolean } = {}): Promise<LoopOutcome> {
   const played = new Map<string, number>();
   const agent = inProcessAgent([(launch) => {
     const phase = launch.env.DEBUSSY_PHASE_ID ?? '';
@@ -70,17 +31,11 @@ async function run(dir: string, scripts: PhaseScripts, options: { config?: Parti
     if (script === undefined) throw new Error(`no script for phase ${phase}`);
     return script(launch.cwd);
   }]);
-  const notices: string[] = [];
-  const result = await runPlan({
-    root: dir, plan: parsed.plan, config: { ...defaultConfig(), ...FAST, ...options.config },
-    reporter: { runStarted() {}, journal() {}, agent() {}, notice: (_level, message) => notices.push(message), runFinished() {}, close() {} },
-    interrupt: (options.interrupt ?? new AbortController()).signal, forceStop: new AbortController().signal,
-    env: { ...process.env, DEBUSSY_STATE_DIR: stateDir }, resumeCommand: 'debussy run plans/e2e/MASTER_PLAN.md', agent, ...(options.fresh === true ? { fresh: true } : {}),
+  return project.run(agent, {
+    config: { max_parallel: 2, ...options.config },
+    ...(options.interrupt === undefined ? {} : { interrupt: options.interrupt }),
+    ...(options.fresh === true ? { fresh: true } : {}),
   });
-  const { events } = await readJournal(journalPath(dir, result.runId));
-  const state = (await loadRun(dir, result.runId))?.state;
-  if (state === undefined) throw new Error('no run state');
-  return { exitCode: result.exitCode, state, events, notices };
 }
 
 const done: ScriptStep = { done: 'completed' };
@@ -111,11 +66,12 @@ const DIAMOND: PhaseSpec[] = [
 
 describe.concurrent('--parallel, with an in-process agent', () => {
   it('runs two independent phases at once in worktrees, merges both, and the dependent phase starts from both', async () => {
-    const dir = projectWith(DIAMOND);
+    const project = LoopProject.create(DIAMOND, { git: true });
+    const dir = project.dir;
     try {
       const meet = barrier(2);
       let sawBoth = false;
-      const out = await run(dir, {
+      const out = await run(project, {
         '1': [() => [{ call: 20_000 }, write('left.txt'), { until: meet.arrive }, done, success]],
         '2': [() => [{ call: 20_000 }, write('right.txt'), { until: meet.arrive }, done, success]],
         '3': [(cwd) => [{ call: 20_000 }, { tool: 'Bash', run: () => (sawBoth = existsSync(path.join(cwd, 'left.txt')) && existsSync(path.join(cwd, 'right.txt'))) }, write('both.txt'), done, success]],
@@ -149,13 +105,14 @@ describe.concurrent('--parallel, with an in-process agent', () => {
       { id: '1', title: 'Red', gates: [{ name: 'red', command: 'grep -q red colour.txt' }] },
       { id: '2', title: 'Blue', gates: [{ name: 'blue', command: 'grep -q blue colour.txt' }] },
     ];
-    const dir = projectWith(phases);
+    const project = LoopProject.create(phases, { git: true });
+    const dir = project.dir;
     try {
       const meet = barrier(2);
       let sawConflict = false;
       // Whichever phase merges second meets the conflict: its second session resolves it.
       const resolve = (cwd: string): ScriptStep[] => [{ call: 20_000 }, { tool: 'Bash', run: () => (sawConflict = readFileSync(path.join(cwd, 'colour.txt'), 'utf8').includes('<<<<<<<')) }, write('colour.txt', 'red\nblue\n'), done, success];
-      const out = await run(dir, {
+      const out = await run(project, {
         '1': [() => [{ call: 20_000 }, write('colour.txt', 'red\n'), { until: meet.arrive }, done, success], resolve],
         '2': [() => [{ call: 20_000 }, write('colour.txt', 'blue\n'), { until: meet.arrive }, done, success], resolve],
       });
@@ -175,10 +132,11 @@ describe.concurrent('--parallel, with an in-process agent', () => {
 
   it('a conflict the remediation leaves unresolved stops the run (exit failed), both branches kept, the way on printed', async () => {
     const phases: PhaseSpec[] = [{ id: '1', title: 'Red' }, { id: '2', title: 'Blue' }];
-    const dir = projectWith(phases);
+    const project = LoopProject.create(phases, { git: true });
+    const dir = project.dir;
     try {
       const meet = barrier(2);
-      const out = await run(dir, {
+      const out = await run(project, {
         '1': [() => [{ call: 20_000 }, write('colour.txt', 'red\n'), { until: meet.arrive }, done, success], () => [{ call: 20_000 }, done, success]],
         '2': [() => [{ call: 20_000 }, write('colour.txt', 'blue\n'), { until: meet.arrive }, done, success], () => [{ call: 20_000 }, done, success]],
       });
@@ -198,11 +156,12 @@ describe.concurrent('--parallel, with an in-process agent', () => {
 
   it('one budget: the spend of the phases running together counts, and no phase starts a session once it is reached', async () => {
     const phases: PhaseSpec[] = [{ id: '1', title: 'One' }, { id: '2', title: 'Two' }, { id: '3', title: 'Three' }];
-    const dir = projectWith(phases);
+    const project = LoopProject.create(phases, { git: true });
+    const dir = project.dir;
     try {
       const meet = barrier(2);
       const costly = (file: string) => () => [{ call: 20_000 }, write(file), { until: meet.arrive }, done, { end: 'success', costUsd: 0.03 } as ScriptStep];
-      const out = await run(dir, { '1': [costly('one.txt')], '2': [costly('two.txt')], '3': [costly('three.txt')] }, { config: { max_cost: 0.05 } });
+      const out = await run(project, { '1': [costly('one.txt')], '2': [costly('two.txt')], '3': [costly('three.txt')] }, { config: { max_cost: 0.05 } });
       expect(out.exitCode).toBe(EXIT_CODES.budget.code);
       expect(meet.met()).toBe(true);
       expect(ofType(out.events, 'session_started').filter((e) => e.phaseId === '3')).toHaveLength(0);
@@ -213,11 +172,12 @@ describe.concurrent('--parallel, with an in-process agent', () => {
   });
 
   it('Ctrl-C during two phases commits each worktree\'s work; the next run resumes both in their worktrees and completes', async () => {
-    const dir = projectWith(DIAMOND);
+    const project = LoopProject.create(DIAMOND, { git: true });
+    const dir = project.dir;
     try {
       const interrupt = new AbortController();
       const meet = barrier(2);
-      const first = await run(dir, {
+      const first = await run(project, {
         '1': [() => [{ call: 20_000 }, write('left.txt'), { until: meet.arrive }, { hang: true }]],
         '2': [() => [{ call: 20_000 }, write('right.txt'), { until: meet.arrive }, { tool: 'Bash', run: () => interrupt.abort() }, { hang: true }]],
       }, { interrupt });
@@ -228,7 +188,7 @@ describe.concurrent('--parallel, with an in-process agent', () => {
         expect((await git(tree.worktree, 'status', '--porcelain')).trim()).toBe('');
         expect(await git(tree.worktree, 'log', '-1', '--format=%s')).toMatch(/interrupted/i);
       }
-      const second = await run(dir, {
+      const second = await run(project, {
         '1': [(cwd) => [{ call: 20_000 }, { tool: 'Bash', run: () => { if (!existsSync(path.join(cwd, 'left.txt'))) throw new Error('left.txt lost'); } }, done, success]],
         '2': [() => [{ call: 20_000 }, done, success]],
         '3': [() => [{ call: 20_000 }, write('both.txt'), done, success]],
@@ -248,11 +208,12 @@ describe.concurrent('--parallel, with an in-process agent', () => {
 
   it('one usage limit pauses every phase: one wait (one notification), and no new session of another phase starts before it ends', async () => {
     const phases: PhaseSpec[] = [{ id: '1', title: 'Limited' }, { id: '2', title: 'Other' }];
-    const dir = projectWith(phases);
+    const project = LoopProject.create(phases, { git: true });
+    const dir = project.dir;
     try {
       const meet = barrier(2);
       const later = (ms: number): ScriptStep => ({ until: () => new Promise((resolve) => setTimeout(resolve, ms)) });
-      const out = await run(dir, {
+      const out = await run(project, {
         '1': [() => [{ call: 20_000 }, { until: meet.arrive }, { usageLimit: Math.floor(Date.now() / 1000) + 2 }], () => [{ call: 20_000 }, done, success]],
         // Phase 2's session crashes while phase 1 waits: its retry must wait too.
         '2': [() => [{ call: 20_000 }, { until: meet.arrive }, later(300), { crash: 1 }], () => [{ call: 20_000 }, done, success]],
@@ -273,11 +234,12 @@ describe.concurrent('--parallel, with an in-process agent', () => {
       { id: '1', title: 'Guard', gates: [{ name: 'no-bad', command: '! grep -qs bad b.txt' }] },
       { id: '2', title: 'Bad', gates: [{ name: 'b', command: 'test -f b.txt' }] },
     ];
-    const dir = projectWith(phases);
+    const project = LoopProject.create(phases, { git: true });
+    const dir = project.dir;
     try {
       const meet = barrier(2);
       const fix = (): ScriptStep[] => [{ call: 20_000 }, write('b.txt', 'good\n'), done, success];
-      const out = await run(dir, {
+      const out = await run(project, {
         '1': [() => [{ call: 20_000 }, write('a.txt'), { until: meet.arrive }, done, success], fix],
         '2': [() => [{ call: 20_000 }, write('b.txt', 'bad\n'), { until: meet.arrive }, done, success], fix],
       });
@@ -295,9 +257,10 @@ describe.concurrent('--parallel, with an in-process agent', () => {
   });
 
   it('refuses to start without commits to merge or a branch to merge into: one line, exit 2, nothing run', async () => {
-    const dir = projectWith([{ id: '1', title: 'One' }]);
+    const project = LoopProject.create([{ id: '1', title: 'One' }], { git: true });
+    const dir = project.dir;
     try {
-      const refusal = async (config: Partial<DebussyConfig>) => run(dir, { '1': [() => [done, success]] }, { config }).then(() => undefined, (error: unknown) => error as { message: string; exitKind: string });
+      const refusal = async (config: Partial<DebussyConfig>) => run(project, { '1': [() => [done, success]] }, { config }).then(() => undefined, (error: unknown) => error as { message: string; exitKind: string });
       expect(await refusal({ auto_commit: false })).toMatchObject({ exitKind: 'usage' });
       expect((await refusal({ auto_commit: false }))?.message).toMatch(/needs a git repository and auto_commit on/);
       await git(dir, 'checkout', '--quiet', '--detach');
@@ -313,26 +276,28 @@ describe.concurrent('--parallel, with an in-process agent', () => {
       { id: '1', title: 'Needs local', gates: [{ name: 'local', command: 'test -f local.env && test -f one.txt' }] },
       { id: '2', title: 'Also needs it', gates: [{ name: 'local', command: 'test -f local.env && test -f two.txt' }] },
     ];
-    const dir = projectWith(phases);
+    const project = LoopProject.create(phases, { git: true });
+    const dir = project.dir;
     try {
       // Untracked and ignored in the user's tree: git does not carry it into a worktree.
       writeFileSync(path.join(dir, '.git', 'info', 'exclude'), 'local.env\n');
       writeFileSync(path.join(dir, 'local.env'), 'LOCAL=1\n');
       const scripts: PhaseScripts = { '1': [() => [write('one.txt'), done, success]], '2': [() => [write('two.txt'), done, success]] };
-      const without = await run(dir, scripts, { config: { max_retries: 0 } });
+      const without = await run(project, scripts, { config: { max_retries: 0 } });
       expect(without.exitCode).toBe(EXIT_CODES.failed.code); // the gates cannot see local.env
 
-      const fresh = projectWith(phases);
+      const freshProject = LoopProject.create(phases, { git: true });
+      const fresh = freshProject.dir;
       try {
         writeFileSync(path.join(fresh, '.git', 'info', 'exclude'), 'local.env\n');
         writeFileSync(path.join(fresh, 'local.env'), 'LOCAL=1\n');
-        const out = await run(fresh, scripts, { config: { worktree_setup: 'cp "$DEBUSSY_PROJECT_ROOT/local.env" .' } });
+        const out = await run(freshProject, scripts, { config: { worktree_setup: 'cp "$DEBUSSY_PROJECT_ROOT/local.env" .' } });
         expect(out.exitCode, out.state.reason).toBe(EXIT_CODES.success.code);
         expect(ofType(out.events, 'notice').filter((e) => /worktree set up \(worktree_setup/.test(e.message)).map((e) => e.phaseId).sort()).toEqual(['1', '2']);
         // The copied file stays out of the phases' commits (the user's exclude applies in the worktree too).
         expect((await git(fresh, 'log', '--name-only', '--format=')).split('\n')).not.toContain('local.env');
 
-        const failing = await run(fresh, scripts, { config: { worktree_setup: 'echo "npm ERR! missing lockfile" >&2; exit 3' }, fresh: true });
+        const failing = await run(freshProject, scripts, { config: { worktree_setup: 'echo "npm ERR! missing lockfile" >&2; exit 3' }, fresh: true });
         expect(failing.exitCode).toBe(EXIT_CODES.failed.code);
         const ended = ofType(failing.events, 'phase_ended').filter((e) => e.status === 'failed');
         expect(ended.map((e) => e.phaseId).sort()).toEqual(['1', '2']);
