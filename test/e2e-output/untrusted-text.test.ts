@@ -12,45 +12,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEBUSSY_BIN } from '../cli/cli-harness.js';
+import { foreignIn, HOSTILE, HOSTILE_PRINTF, hostilePlanFiles } from '../support/hostile-text.js';
 import { E2EProject } from '../e2e/e2e-project.js';
 import { bash, scriptBySession, write } from '../e2e/session-script.js';
 import { outputEnv, runDebussy } from './output-env.js';
 import { hasScript } from './pty-script.js';
 import { hasTmux, TmuxScreen } from './tmux-screen.js';
 
-/** A clipboard write (OSC 52, "evil"), clear screen (CSI), a bell, an 8-bit CSI (device status report) and a right-to-left override. */
-const HOSTILE = '\x1b]52;c;ZXZpbA==\x07\x1b[2J\x07\u009b6n\u202e';
-/** The same, as printf(1) writes it from a shell command (the C1 and the override in UTF-8). */
-const HOSTILE_PRINTF = String.raw`\033]52;c;ZXZpbA==\007\033[2J\007\302\2336n\342\200\256`;
-/** What none of the outputs may hold: what HOSTILE is made of. */
-// eslint-disable-next-line no-control-regex
-const FOREIGN = /[\x07\x1b\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 /** debussy's own sequences in the live view: colour, cursor hiding, clear to the end, cursor up. */
 // eslint-disable-next-line no-control-regex
 const OWN_SEQUENCES = /\x1b\[[0-9;]*m|\x1b\[\?25[lh]|\x1b\[J|\x1b\[\d+A/g;
 
 const PLAN = 'plans/e2e/MASTER_PLAN.md';
-const GATE = `printf 'gate says ${HOSTILE_PRINTF} done\\n'; test -f fixed.txt`;
-
-function hostileFiles(): Record<string, string> {
-  return {
-    [PLAN]: `# Hostile${HOSTILE}Plan - Master Plan\n\n| Phase | Title | Status | Depends On |\n|---|---|---|---|\n| 1 | [Clip${HOSTILE}board](phase-1.md) | Pending | - |\n`,
-    'plans/e2e/phase-1.md': [
-      `# Phase 1: Clip${HOSTILE}board`, '', '**Status:** Pending', '', '## Tasks', `- [ ] 1.1: do the ${HOSTILE} work`, '',
-      '## Gates', `- check${HOSTILE}: passes (command: \`${GATE}\`)`, '',
-    ].join('\n'),
-  };
-}
-
-/** Each foreign character with what surrounds it, for a readable failure. */
-function foreignIn(text: string): string[] {
-  const found: string[] = [];
-  for (const match of text.matchAll(new RegExp(FOREIGN.source, 'g'))) {
-    found.push(JSON.stringify(text.slice(Math.max(0, (match.index ?? 0) - 30), (match.index ?? 0) + 10)));
-    if (found.length >= 5) break;
-  }
-  return found;
-}
 
 function expectInert(label: string, text: string): void {
   expect.soft(foreignIn(text).join('\n'), `${label} holds a control character from the hostile text`).toBe('');
@@ -89,7 +62,7 @@ afterEach(async () => {
 
 describe.runIf(hasTmux() && hasScript())('control sequences in the live view', () => {
   it('the terminal gets only debussy\'s own sequences: no clipboard write, no cleared screen', async () => {
-    project = await E2EProject.create({ phases: [{ id: '1', title: 'x' }], files: hostileFiles(), script: hostileSession() });
+    project = await E2EProject.create({ phases: [{ id: '1', title: 'x' }], files: hostilePlanFiles(), script: hostileSession() });
     tempDir = mkdtempSync(path.join(os.tmpdir(), 'debussy-untrusted-'));
     const raw = path.join(tempDir, 'terminal.raw');
     // script(1) between tmux and debussy keeps every byte debussy wrote; tmux shows what they did.

@@ -9,27 +9,19 @@ import YAML from 'yaml';
 import auditCommand from '../../src/cli/commands/audit.js';
 import configCommand from '../../src/cli/commands/config.js';
 import runCommand from '../../src/cli/commands/run.js';
+import { FOREIGN, HOSTILE, hostilePlanFiles } from '../support/hostile-text.js';
 import { LoopProject, useLoopStateDir } from '../support/in-process-run.js';
 import { commandStdout } from '../support/loop-output.js';
 
 useLoopStateDir();
 
-/** A clipboard write (OSC 52, "evil"), clear screen (CSI), a bell, an 8-bit CSI (device status report) and a right-to-left override. */
-const HOSTILE = '\x1b]52;c;ZXZpbA==\x07\x1b[2J\x07\u009b6n\u202e';
-/** What none of the outputs may hold: what HOSTILE is made of. */
-// eslint-disable-next-line no-control-regex
-const FOREIGN = /[\x07\x1b\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 const PLAN = 'plans/e2e/MASTER_PLAN.md';
 
 describe('control sequences in plan files and the config', () => {
   it('audit, --dry-run and config, as text and JSON, show the plan and the config without them', async () => {
     const project = LoopProject.create([{ id: '1', title: 'x' }], {
       files: {
-        [PLAN]: `# Hostile${HOSTILE}Plan - Master Plan\n\n| Phase | Title | Status | Depends On |\n|---|---|---|---|\n| 1 | [Clip${HOSTILE}board](phase-1.md) | Pending | - |\n`,
-        'plans/e2e/phase-1.md': [
-          `# Phase 1: Clip${HOSTILE}board`, '', '**Status:** Pending', '', '## Tasks', `- [ ] 1.1: do the ${HOSTILE} work`, '',
-          '## Gates', `- check${HOSTILE}: passes (command: \`printf 'gate'; test -f fixed.txt\`)`, '',
-        ].join('\n'),
+        ...hostilePlanFiles("printf 'gate'; test -f fixed.txt"),
         // A gate mapped in the config, and an unknown key (warned about).
         '.debussy/config.yaml': YAML.stringify({ gates: { lint: `printf '${HOSTILE}'` }, [`colour${HOSTILE}`]: true }),
       },

@@ -9,43 +9,18 @@
 import { describe, expect, it } from 'vitest';
 import historyCommand from '../../src/cli/commands/history.js';
 import logsCommand from '../../src/cli/commands/logs.js';
+import { foreignIn, HOSTILE, HOSTILE_PRINTF, hostilePlanFiles } from '../support/hostile-text.js';
 import { LoopProject, done, script, success, touch, useLoopStateDir } from '../support/in-process-run.js';
 import { commandOutput, commandStdout, statusOutput } from '../support/loop-output.js';
 
 useLoopStateDir();
 
-/** A clipboard write (OSC 52, "evil"), clear screen (CSI), a bell, an 8-bit CSI (device status report) and a right-to-left override. */
-const HOSTILE = '\x1b]52;c;ZXZpbA==\x07\x1b[2J\x07\u009b6n\u202e';
-/** The same, as printf(1) writes it from a shell command (the C1 and the override in UTF-8). */
-const HOSTILE_PRINTF = String.raw`\033]52;c;ZXZpbA==\007\033[2J\007\302\2336n\342\200\256`;
-/** What none of the outputs may hold: what HOSTILE is made of. */
-// eslint-disable-next-line no-control-regex
-const FOREIGN = /[\x07\x1b\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
-
-const GATE = `printf 'gate says ${HOSTILE_PRINTF} done\\n'; test -f fixed.txt`;
-
 /** The plan's title, the phase's title, a task and a gate's name all carry HOSTILE. */
 function hostileProject(): LoopProject {
   return LoopProject.create([{ id: '1', title: 'x' }], {
     git: true,
-    files: {
-      'plans/e2e/MASTER_PLAN.md': `# Hostile${HOSTILE}Plan - Master Plan\n\n| Phase | Title | Status | Depends On |\n|---|---|---|---|\n| 1 | [Clip${HOSTILE}board](phase-1.md) | Pending | - |\n`,
-      'plans/e2e/phase-1.md': [
-        `# Phase 1: Clip${HOSTILE}board`, '', '**Status:** Pending', '', '## Tasks', `- [ ] 1.1: do the ${HOSTILE} work`, '',
-        '## Gates', `- check${HOSTILE}: passes (command: \`${GATE}\`)`, '',
-      ].join('\n'),
-    },
+    files: hostilePlanFiles(),
   });
-}
-
-/** Each foreign character with what surrounds it, for a readable failure. */
-function foreignIn(text: string): string[] {
-  const found: string[] = [];
-  for (const match of text.matchAll(new RegExp(FOREIGN.source, 'g'))) {
-    found.push(JSON.stringify(text.slice(Math.max(0, (match.index ?? 0) - 30), (match.index ?? 0) + 10)));
-    if (found.length >= 5) break;
-  }
-  return found;
 }
 
 function expectInert(label: string, text: string): void {
