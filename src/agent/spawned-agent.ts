@@ -12,6 +12,7 @@ import { processStartTime } from '../process/identity.js';
 import { tailText } from '../redact/index.js';
 import { launchProblem, spawnFailure } from './agent-launch.js';
 import type { SessionEnd } from './agent-session.js';
+import { ExitTimers } from './exit-timers.js';
 import { finishReading } from './line-reader.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from './session-processes.js';
 
@@ -45,9 +46,8 @@ export class SpawnedAgent {
   /** Why no process runs; set exactly when `child` is undefined. */
   readonly failure: DebussyError | undefined;
   readonly startedAt = Date.now();
-  exited: boolean;
   killRequested = false;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers: ExitTimers;
   private stderr = '';
 
   constructor(spec: SpawnedAgentSpec) {
@@ -71,7 +71,7 @@ export class SpawnedAgent {
     this.processes = this.child === undefined ? undefined : new SessionProcesses({ pid: this.pid, ...(this.startTime === undefined ? {} : { startTime: this.startTime }) }, spec.marker);
     this.failure = this.child === undefined ? (failure ?? spawnFailure(spec.command, new Error('no process was started'), spec.installHint)) : undefined;
     // Nothing started is nothing to stop, signal or wait for.
-    this.exited = this.child === undefined;
+    this.timers = new ExitTimers(this.child === undefined);
   }
 
   /**
@@ -90,8 +90,7 @@ export class SpawnedAgent {
     });
     this.processes?.start();
     return exited.then((exit) => {
-      this.exited = true;
-      for (const timer of this.timers) clearTimeout(timer);
+      this.timers.exit();
       return exit;
     });
   }
@@ -124,13 +123,13 @@ export class SpawnedAgent {
     return true;
   }
 
+  get exited(): boolean {
+    return this.timers.exited;
+  }
+
   /** `action` after `ms`, unless the process has exited by then. */
   after(ms: number, action: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (!this.exited) action();
-    }, ms);
-    this.timers.add(timer);
+    this.timers.after(ms, action);
   }
 
   stderrTail(): string {

@@ -5,10 +5,10 @@
  * (agent-process.ts), so every SIGTERM it gets is followed by SIGKILL unless it exits.
  */
 import type { AgentProcess } from './agent-process.js';
+import { ExitTimers } from './exit-timers.js';
 
 export class StopEscalation {
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private exited = false;
+  private readonly timers = new ExitTimers();
 
   constructor(
     private readonly child: AgentProcess,
@@ -25,7 +25,7 @@ export class StopEscalation {
   }
 
   send(signal: NodeJS.Signals): void {
-    if (this.exited) return;
+    if (this.timers.exited) return;
     try {
       this.child.kill(signal);
     } catch {
@@ -35,17 +35,11 @@ export class StopEscalation {
 
   /** Runs `action` in `ms` unless the process has exited by then. */
   after(ms: number, action: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (!this.exited) action();
-    }, ms);
-    this.timers.add(timer);
+    this.timers.after(ms, action);
   }
 
   /** The process has exited: no signal may reach a recycled pid. */
   processExited(): void {
-    this.exited = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.timers.exit();
   }
 }
