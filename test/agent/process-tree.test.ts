@@ -111,7 +111,11 @@ describe('terminateProcesses', () => {
     const pidFile = path.join(dir, 'pids');
     const leader = spawn('setsid', ['sh', '-c', `sleep 30 & a=$!; sleep 30 & echo "$$ $a $!" > ${pidFile}; wait`], { stdio: 'ignore' });
     started.push(leader);
-    const pids = await until(() => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split(' ').map(Number) : undefined), 'the pids');
+    // The shell creates the file before echo writes to it: wait for the whole line.
+    const pids = await until(() => {
+      const line = existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : '';
+      return line.endsWith('\n') ? line.trim().split(' ').map(Number) : undefined;
+    }, 'the pids');
     pids.forEach(stray);
     const [shellPid, ...sleepers] = pids as [number, number, number];
     expect(await terminateProcesses([{ pid: shellPid, startTime: processStartTime(shellPid) }], 2_000)).toBe(1);

@@ -34,7 +34,7 @@ describe('stalls, signals and timeouts with the real claude CLI', () => {
     expect(String(resultLine(run.lines)?.result)).toMatch(/^API Error: (?:Unable to connect|Connection (?:refused|dropped))/);
   });
 
-  it('SIGINT while a Bash tool runs kills the tool and still prints a result', async () => {
+  it('SIGINT while a Bash tool runs kills the tool and ends the turn: an aborted tool_result, then (usually) an error_during_execution result', async () => {
     const { api, dir } = await setup({
       script: [
         { kind: 'tool_use', name: 'Bash', input: { command: 'echo started; sleep 30; echo finished > finished.txt' } },
@@ -50,8 +50,13 @@ describe('stalls, signals and timeouts with the real claude CLI', () => {
 
     expect(run.timedOut).toBe(false);
     expect(api.mainRequests()).toHaveLength(1);
-    expect(resultLine(run.lines)).toMatchObject({ subtype: 'error_during_execution', is_error: true });
     expect(userContentBlocks(run.lines)).toContainEqual(expect.objectContaining({ type: 'tool_result', is_error: true }));
+    // 2.1.332 under load: 1 run in 16 (measured with four test files at a time on 2 cores) exits 0
+    // right after that tool_result, with no result line. debussy reads a stop it signalled that
+    // ends without a result as 'stopped' (src/agent/session-outcome.ts), as it does with one.
+    const result = resultLine(run.lines);
+    if (result === undefined) expect(run.exitCode).toBe(0);
+    else expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
     // The tool shell is in its own session; the CLI kills it itself on SIGINT (it may linger as a zombie of pid 1).
     await expect.poll(() => isAlive(sleeper), { timeout: 5_000 }).toBe(false);
   });
