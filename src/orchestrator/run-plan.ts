@@ -32,7 +32,9 @@ import { createRunRecovery } from './run-recovery.js';
 import { budgetRaised, checkBudget, describeBudgetReached, raiseBudgetHint, runSpend, settleUnendedSpend, withPriceOverrides } from '../cost/index.js';
 import { docFile } from '../install/package-files.js';
 import { checkParallelSetup } from './parallel/preconditions.js';
-import { priorUsedWorktrees, runPhasesInParallel, type ParallelInput } from './parallel/supervisor.js';
+import { priorUsedWorktrees } from './parallel/prior-worktrees.js';
+// Loaded only by a run with phases side by side (--parallel, --queue): a plain run starts without it.
+import type { ParallelInput } from './parallel/supervisor.js';
 
 export interface RunPlanInput {
   root: string;
@@ -79,7 +81,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
   const before = input.fresh ? undefined : await latestRun(root, plan.path);
   // A journal a newer debussy wrote is not continued half-understood: nothing starts, nothing changes.
   if (before) refuseNewerJournal(before.runId, before.journalVersion, path.relative(process.cwd(), plan.path) || plan.path);
-  const agent = input.agent ?? agentForRun(config, priced.table);
+  const agent = input.agent ?? (await agentForRun(config, priced.table));
   agent.check(root, input.env);
   const prereq = await checkPrerequisites(root, continuesRun(before?.state) ? { ...config, allow_dirty: true } : config);
   if ((config.max_parallel > 1 || input.runAt !== undefined) && !input.only) await checkParallelSetup(root, prereq.useGit, input.runAt === undefined ? '--parallel' : '--queue');
@@ -220,7 +222,7 @@ export async function runPlan(input: RunPlanInput): Promise<RunPlanResult> {
     // --queue: every ready phase is a job at once; the workers are the slots.
     const parallel = !input.only && prereq.useGit && (config.max_parallel > 1 || input.runAt !== undefined || priorUsedWorktrees(prior));
     const sideBySide = parallel
-      ? await runPhasesInParallel({
+      ? await (await import('./parallel/supervisor.js')).runPhasesInParallel({
         ctx, toRun, carry: resume.carry, done, prior,
         ...(input.runAt === undefined ? { maxParallel: config.max_parallel } : { maxParallel: Math.max(1, toRun.length), runAt: input.runAt }),
       })

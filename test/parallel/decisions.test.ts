@@ -5,7 +5,7 @@ import { decideMerge, nextToMerge } from '../../src/orchestrator/parallel/merge-
 import { decideStartBudget } from '../../src/orchestrator/parallel/start-budget.js';
 import { afterPhaseResult, firstStop } from '../../src/orchestrator/parallel/phase-result.js';
 import { movePath, phaseBranchName } from '../../src/orchestrator/parallel/phase-worktree.js';
-import { priorUsedWorktrees, unmergedPhases } from '../../src/orchestrator/parallel/supervisor.js';
+import { priorUsedWorktrees, unmergedPhases } from '../../src/orchestrator/parallel/prior-worktrees.js';
 import type { PhaseState, RunState } from '../../src/state/index.js';
 
 // 1 and 2 independent, 3 needs both, 4 needs 3, 5 independent.

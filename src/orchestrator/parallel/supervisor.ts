@@ -23,6 +23,7 @@ import { readyPhases, unreachablePhases } from './ready-phases.js';
 import { decideStartBudget } from './start-budget.js';
 import { UsagePause } from './usage-pause.js';
 import { setUpWorktree } from './worktree-setup.js';
+import { unmergedPhases } from './prior-worktrees.js';
 
 export interface ParallelInput {
   /** The run's context: its root is the user's work tree, on the run's branch. */
@@ -56,17 +57,6 @@ interface Slot {
   worktree: string;
   /** Made by this run (not found again): worktree_setup runs in it before the phase. */
   made: boolean;
-}
-
-/** A phase completed in an earlier run whose branch never made it into the run's branch (debussy stopped first). */
-export function unmergedPhases(prior: RunState | undefined): { id: string; branch: string; worktree: string }[] {
-  if (prior === undefined) return [];
-  return Object.values(prior.phases).flatMap((phase) => (phase.branch !== undefined && !phase.branch.merged && phase.status === 'completed' ? [{ id: phase.id, branch: phase.branch.name, worktree: phase.branch.worktree }] : []));
-}
-
-/** Whether the run must go on with worktrees even at --parallel 1: an earlier run left phases in them. */
-export function priorUsedWorktrees(prior: RunState | undefined): boolean {
-  return prior !== undefined && Object.values(prior.phases).some((phase) => phase.branch !== undefined && !phase.branch.merged);
 }
 
 export async function runPhasesInParallel(input: ParallelInput): Promise<ParallelOutcome> {
