@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 
 const VALID_PLAN = path.resolve(import.meta.dirname, '../fixtures/plans/valid');
@@ -63,17 +63,24 @@ function expectNoStack(result: CommandResult): void {
   if (/\n\s+at .+:\d+:\d+/.test(result.stderr)) throw new Error(`stack trace printed:\n${result.stderr}`);
 }
 
+let template: string;
 let dir: string;
 
+// The repository is made once and copied for each test: git's processes, not the tests, were the cost.
+beforeAll(() => {
+  template = mkdtempSync(path.join(os.tmpdir(), 'debussy-commands-'));
+  git(template, 'init', '-q', '-b', 'main');
+  git(template, 'config', 'user.email', 'test@example.com');
+  git(template, 'config', 'user.name', 'Test');
+  cpSync(VALID_PLAN, path.join(template, 'plans/valid'), { recursive: true });
+  writeFileSync(path.join(template, '.gitignore'), '.debussy/runs/\n.debussy/run.lock\n.debussy/project.ndjson\n');
+  git(template, 'add', '-A');
+  git(template, 'commit', '-qm', 'init');
+});
+afterAll(() => rmSync(template, { recursive: true, force: true }));
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'debussy-commands-'));
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'config', 'user.email', 'test@example.com');
-  git(dir, 'config', 'user.name', 'Test');
-  cpSync(VALID_PLAN, path.join(dir, 'plans/valid'), { recursive: true });
-  writeFileSync(path.join(dir, '.gitignore'), '.debussy/runs/\n.debussy/run.lock\n.debussy/project.ndjson\n');
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'init');
+  cpSync(template, dir, { recursive: true });
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

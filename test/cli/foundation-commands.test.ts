@@ -1,21 +1,27 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { debussy, expectNoStack, git, initRepo, REPO_ROOT, tempDir } from './cli-harness.js';
 
 const VALID_PLAN = path.join(REPO_ROOT, 'test/fixtures/plans/valid');
 
+let template: { dir: string; cleanup(): void };
 let work: { dir: string; cleanup(): void };
-let plan: string;
+const plan = 'plans/valid/MASTER_PLAN.md';
 
+// The repository is made once and copied for each test: git's processes, not the tests, were the cost.
+beforeAll(() => {
+  template = tempDir();
+  initRepo(template.dir);
+  cpSync(VALID_PLAN, path.join(template.dir, 'plans/valid'), { recursive: true });
+  writeFileSync(path.join(template.dir, '.gitignore'), '.debussy/runs/\n.debussy/run.lock\n.debussy/project.ndjson\n');
+  git(template.dir, 'add', '-A');
+  git(template.dir, 'commit', '-qm', 'init');
+});
+afterAll(() => template.cleanup());
 beforeEach(() => {
   work = tempDir();
-  initRepo(work.dir);
-  cpSync(VALID_PLAN, path.join(work.dir, 'plans/valid'), { recursive: true });
-  writeFileSync(path.join(work.dir, '.gitignore'), '.debussy/runs/\n.debussy/run.lock\n.debussy/project.ndjson\n');
-  git(work.dir, 'add', '-A');
-  git(work.dir, 'commit', '-qm', 'init');
-  plan = 'plans/valid/MASTER_PLAN.md';
+  cpSync(template.dir, work.dir, { recursive: true });
 });
 afterEach(() => work.cleanup());
 
