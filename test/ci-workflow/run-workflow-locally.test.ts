@@ -13,33 +13,59 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** Each phase's agent writes its own file, then signals; phase 3's gate needs the work of 1 and 2. */
+/**
+ * Each phase's agent writes its own file, then signals. Phase 3 stops the first time (blocked, a
+ * file of its own written): its next attempt, in a later dispatch, finds that file on its branch.
+ */
 const WRITE_OWN_FILE = scriptBySession({
-  fresh: [bash('echo "work of phase $DEBUSSY_PHASE_ID" > "phase-$DEBUSSY_PHASE_ID.txt" && debussy done --phase "$DEBUSSY_PHASE_ID"'), done()],
+  fresh: [
+    bash([
+      'if [ "$DEBUSSY_PHASE_ID" = 3 ] && [ ! -f started-3.txt ]; then echo started > started-3.txt && debussy done --phase 3 --status blocked --reason "needs a person"',
+      'else echo "work of phase $DEBUSSY_PHASE_ID" > "phase-$DEBUSSY_PHASE_ID.txt" && debussy done --phase "$DEBUSSY_PHASE_ID"; fi',
+    ].join('; ')),
+    done(),
+  ],
 });
 const gate = (id: string) => ({ name: 'own-file', command: `test -f phase-${id}.txt` });
 
 describe('debussy ci github: the workflow run against a bare remote', () => {
-  it('runs phases 1 and 2, then 3 with their work merged in; the run branch gets all three, verified; a second run skips every phase', async () => {
+  // One world for three dispatches: each phase run costs a debussy run and a claude session.
+  it('runs phases 1 and 2, then 3 with their work merged in; 3 stops and keeps its work on its branch; the next dispatch continues it and the run branch gets all three, verified; a third skips every phase', async () => {
     world = await CiWorld.create({
       phases: [
         { id: '1', title: 'One', gates: [gate('1')] },
         { id: '2', title: 'Two', gates: [gate('2')] },
-        { id: '3', title: 'Three', dependsOn: ['1', '2'], gates: [gate('3'), { name: 'saw-1-and-2', command: 'test -f phase-1.txt && test -f phase-2.txt' }] },
+        // Passes only with the work of 1 and 2 merged in, and the file the first, blocked attempt wrote: the work was kept.
+        { id: '3', title: 'Three', dependsOn: ['1', '2'], gates: [gate('3'), { name: 'saw-1-and-2', command: 'test -f phase-1.txt && test -f phase-2.txt' }, { name: 'kept', command: 'test -f started-3.txt' }] },
       ],
       script: WRITE_OWN_FILE,
     });
     const initial = await world.remoteGit('rev-parse', 'main');
+    const first = await world.dispatch();
+    expect(first.map((job) => [job.id, job.result]), logOf(first)).toEqual([
+      ['phase-1', 'success'], ['phase-2', 'success'], ['phase-3', 'failure'], ['verify', 'skipped'], ['push', 'success'],
+    ]);
+    expect(await world.remoteGit('rev-parse', 'main')).toBe(initial);
+    // The stopped phase's work is on its branch, with its dependencies' work (this run's bundles) merged in.
+    expect(await world.remoteGit('show', 'debussy/main/e2e/3:started-3.txt')).toBe('started');
+    for (const id of ['1', '2']) {
+      expect(await world.remoteGit('show', `debussy/main/e2e/3:phase-${id}.txt`)).toBe(`work of phase ${id}`);
+      // Each phase's work is kept on its own branch too.
+      expect(await world.remoteGit('show', `debussy/main/e2e/${id}:phase-${id}.txt`)).toBe(`work of phase ${id}`);
+    }
+
     const results = await world.dispatch();
     const log = logOf(results);
     expect(results.map((job) => [job.id, job.result]), log).toEqual([
       ['phase-1', 'success'], ['phase-2', 'success'], ['phase-3', 'success'], ['verify', 'success'], ['push', 'success'],
     ]);
+    for (const id of ['1', '2']) expect(jobOf(results, `phase-${id}`).steps.find((step) => step.id === 'prepare')?.log).toContain(`phase ${id} is already complete`);
+    expect(jobOf(results, 'phase-3').steps.find((step) => step.id === 'prepare')?.log).toContain('continuing on debussy/main/e2e/3');
     for (const id of ['1', '2', '3']) {
       expect(await world.remoteGit('show', `main:phase-${id}.txt`)).toBe(`work of phase ${id}`);
-      // Each phase's work is kept on its own branch too.
       expect(await world.remoteGit('show', `debussy/main/e2e/${id}:phase-${id}.txt`)).toBe(`work of phase ${id}`);
     }
+    expect(await world.remoteGit('cat-file', '-e', 'main:started-3.txt')).toBe('');
     expect(await world.remoteGit('merge-base', '--is-ancestor', initial, 'main')).toBe('');
     const trailers = await world.remoteGit('log', 'main', '--format=%(trailers:key=Debussy-Completed,valueonly)');
     expect(trailers.split('\n').filter(Boolean).sort()).toEqual(['1 of plans/e2e/MASTER_PLAN.md', '2 of plans/e2e/MASTER_PLAN.md', '3 of plans/e2e/MASTER_PLAN.md']);
@@ -81,37 +107,5 @@ describe('debussy ci github: the workflow run against a bare remote', () => {
     expect(await world.branches()).toEqual(['debussy/main/e2e/1', 'debussy/main/e2e/2', 'main']);
     expect(await world.remoteGit('show', 'debussy/main/e2e/1:shared.txt')).toBe('phase 1 wrote this');
     expect(await world.remoteGit('show', 'debussy/main/e2e/2:shared.txt')).toBe('phase 2 wrote this');
-  }, 300_000);
-
-  it('a phase that stops keeps its work on its branch; the next dispatch continues from it and skips what is complete', async () => {
-    let dispatch = 1;
-    world = await CiWorld.create({
-      phases: [
-        { id: '1', title: 'One', gates: [gate('1')] },
-        // Passes only with the file the first, blocked attempt wrote: the work was kept.
-        { id: '2', title: 'Two', dependsOn: ['1'], gates: [gate('2'), { name: 'kept', command: 'test -f started-2.txt' }] },
-      ],
-      script: (request) => {
-        const first = dispatch === 1 && JSON.stringify(request.body).includes('phase 2');
-        return scriptBySession({
-          fresh: first
-            ? [bash('echo started > started-2.txt && debussy done --phase 2 --status blocked --reason "needs a person"'), done()]
-            : [bash('echo "work of phase $DEBUSSY_PHASE_ID" > "phase-$DEBUSSY_PHASE_ID.txt" && debussy done --phase "$DEBUSSY_PHASE_ID"'), done()],
-        })(request);
-      },
-    });
-    const initial = await world.remoteGit('rev-parse', 'main');
-    const first = await world.dispatch();
-    expect(first.map((job) => [job.id, job.result]), logOf(first)).toEqual([['phase-1', 'success'], ['phase-2', 'failure'], ['verify', 'skipped'], ['push', 'success']]);
-    expect(await world.remoteGit('rev-parse', 'main')).toBe(initial);
-    expect(await world.remoteGit('show', 'debussy/main/e2e/2:started-2.txt')).toBe('started');
-    expect(await world.remoteGit('show', 'debussy/main/e2e/2:phase-1.txt')).toBe('work of phase 1');
-
-    dispatch = 2;
-    const second = await world.dispatch();
-    expect(second.map((job) => [job.id, job.result]), logOf(second)).toEqual([['phase-1', 'success'], ['phase-2', 'success'], ['verify', 'success'], ['push', 'success']]);
-    expect(jobOf(second, 'phase-1').steps.find((step) => step.id === 'prepare')?.log).toContain('phase 1 is already complete');
-    expect(jobOf(second, 'phase-2').steps.find((step) => step.id === 'prepare')?.log).toContain('continuing on debussy/main/e2e/2');
-    for (const file of ['phase-1.txt', 'started-2.txt', 'phase-2.txt']) expect(await world.remoteGit('cat-file', '-e', `main:${file}`)).toBe('');
   }, 300_000);
 });
