@@ -10,7 +10,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { statusOutput } from '../support/loop-output.js';
 import { countRequestTokens, type RecordedRequest, type ScriptedTurn } from '../support/scripted-api.js';
 import { E2EProject, eventsOf } from './e2e-project.js';
 import { bash, done, scriptBySession, sessionKind } from './session-script.js';
@@ -142,8 +141,8 @@ describe('the window and limit a session is measured against', () => {
     expect(eventsOf(events, 'context_crossed')).toMatchObject([{ phaseId: '1', trigger: 'context', contextWindow: 1_000_000, stopping: true }]);
     expect(eventsOf(events, 'session_ended')[0]).toMatchObject({ contextWindow: 1_000_000, contextLimitTokens: 250_000, contextLimitSource: 'max_context_tokens' });
     expect(eventsOf(events, 'restart')).toHaveLength(1);
-    // `debussy status` on what the real run recorded, in this process (loop-output.ts): another start of the binary shows nothing more.
-    expect(await statusOutput(project.dir)).toContain('of 1,000,000 tokens, limit 250,000 (max_context_tokens)');
+    const status = await project.run(['status']);
+    expect(status.stdout).toContain('of 1,000,000 tokens, limit 250,000 (max_context_tokens)');
     // The restarted session runs under the same cap.
     const second = eventsOf(events, 'session_ended')[1];
     expect(second).toMatchObject({ contextLimitTokens: 250_000, contextLimitSource: 'max_context_tokens' });
