@@ -10,11 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import logsCommand from '../../src/cli/commands/logs.js';
-import statusCommand from '../../src/cli/commands/status.js';
 import { shellQuote } from '../../src/text/shell-quote.js';
 import { SECRET_FORMS } from '../fixtures/secrets/corpus.js';
-import { commandStdout } from '../support/loop-output.js';
 import { firstUserText, type RecordedRequest, type ScriptedTurn } from '../support/scripted-api.js';
 import { piecesFound, secretPieces } from '../support/secret-pieces.js';
 import { E2EProject, eventsOf } from './e2e-project.js';
@@ -181,23 +178,11 @@ describe('the whole secret corpus, streamed', () => {
     const blocks = joinedBlocks(p.dir);
     expect(blocks.some((block) => block.text.includes('psql -h db.internal')), 'the said text, joined, still reads').toBe(true);
 
-    // What the user reads back, as the commands print it (stdout and stderr), run in this process
-    // on what the real run wrote: one start of the built debussy each would show nothing more.
-    const readBack: [string, () => Promise<number>][] = [
-      ['status', () => statusCommand({})],
-      ['status --json', () => statusCommand({ json: true })],
-      ['logs', () => logsCommand(undefined, {})],
-      ['logs --raw', () => logsCommand(undefined, { raw: true })],
-      ['logs --json', () => logsCommand(undefined, { json: true })],
-    ];
-    const commands: [string, string][] = [];
-    for (const [name, command] of readBack) {
-      let code: number | undefined;
-      const shown = await commandStdout(p.dir, async () => (code = await command()), { withStderr: true });
-      expect(code, `${name}: ${shown}`).toBe(0);
-      expect(shown, name).toContain(name.startsWith('status') ? 'completed' : 'Bash');
-      commands.push([`debussy ${name}`, shown]);
-    }
+    const commands = await Promise.all([['status'], ['status', '--json'], ['logs'], ['logs', '--raw'], ['logs', '--json']].map(async (args): Promise<[string, string]> => {
+      const shown = await p.run(args);
+      expect(shown.code, `${args.join(' ')}: ${shown.stderr}`).toBe(0);
+      return [`debussy ${args.join(' ')}`, shown.stdout + shown.stderr];
+    }));
     const places: [string, string][] = [
       ['stdout', result.stdout],
       ['stderr', result.stderr],
