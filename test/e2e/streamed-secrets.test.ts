@@ -2,8 +2,11 @@
  * Issue 22: a secret the model streams in pieces (claude's --include-partial-messages gives one
  * `text_delta` / `input_json_delta` per few tokens) must not be found in the raw session log by
  * joining the pieces again. The real claude CLI runs against the scripted server, which streams
- * text and tool input in pieces of 7-15 characters, as the real API does.
+ * text and tool input in pieces of 7-15 characters, as the real API does. The same run shows issue
+ * 5's: a secret of the environment, printed by a real tool and passed to `debussy progress`, reaches
+ * no file debussy writes and no commit.
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,7 +14,7 @@ import { shellQuote } from '../../src/text/shell-quote.js';
 import { SECRET_FORMS } from '../fixtures/secrets/corpus.js';
 import { firstUserText, type RecordedRequest, type ScriptedTurn } from '../support/scripted-api.js';
 import { piecesFound, secretPieces } from '../support/secret-pieces.js';
-import { E2EProject } from './e2e-project.js';
+import { E2EProject, eventsOf } from './e2e-project.js';
 import { bash, done, scriptBySession, sessionKind, write } from './session-script.js';
 
 // Fixtures of our own in the real formats; none is a live credential.
@@ -29,6 +32,8 @@ const SECRETS: Record<string, string> = {
 const SAID = `Found the key ${ANTHROPIC_KEY} in the config, and the token ${GITHUB_TOKEN}; the API wants "Authorization: Bearer ${BEARER}". Moving on.`;
 const COMMAND = `curl -s -H "Authorization: Bearer ${BEARER}" -H "x-api-key: ${ANTHROPIC_KEY}" http://127.0.0.1:9/ >/dev/null || true; echo ${GITHUB_TOKEN} | wc -c`;
 const NOTES = `deploy notes\nGITHUB_TOKEN=${GITHUB_TOKEN}\nANTHROPIC_API_KEY=${ANTHROPIC_KEY}\n`;
+/** A secret of the environment: known by its variable's name alone (no token format). */
+const ENV_SECRET = 'sekrit-value-8c1f5e2a9d';
 
 let project: E2EProject | undefined;
 afterEach(async () => {
@@ -68,16 +73,27 @@ function joinedBlocks(dir: string): Joined[] {
 }
 
 describe('secrets streamed in pieces', () => {
-  it('joining the raw log pieces of text and tool input gives back no secret', async () => {
+  it('joining the raw log pieces of text and tool input gives back no secret; a secret of the environment reaches neither .debussy/ nor git', async () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Streams' }],
       deltaChars: [7, 15],
       script: scriptBySession({
-        fresh: [bash(COMMAND, { text: SAID }), write('notes/deploy.md', NOTES), bash('debussy done --phase 1'), done(`All done; the key was ${ANTHROPIC_KEY}.`)],
+        fresh: [
+          bash('echo "the token is $MY_SERVICE_TOKEN"'),
+          bash('debussy progress --phase 1 --message "used $MY_SERVICE_TOKEN"'),
+          bash(COMMAND, { text: SAID }), write('notes/deploy.md', NOTES), bash('debussy done --phase 1'), done(`All done; the key was ${ANTHROPIC_KEY}.`),
+        ],
       }),
     });
-    const result = await project.run(['run', project.planArg]);
+    const result = await project.run(['run', project.planArg], { MY_SERVICE_TOKEN: ENV_SECRET });
     expect(result.code, result.stdout + result.stderr).toBe(0);
+
+    // The environment's secret: the tool really printed it (the model saw it), so redaction had something to do.
+    expect(project.api.mainRequests().some((r) => JSON.stringify(r.body).includes(ENV_SECRET))).toBe(true);
+    const inDebussy = spawnSync('grep', ['-rl', ENV_SECRET, '.debussy'], { cwd: project.dir, encoding: 'utf8' });
+    expect(inDebussy.status, inDebussy.stdout).toBe(1); // grep: no match
+    expect(eventsOf(await project.journal(), 'progress').map((e) => e.message)).toEqual(['used [REDACTED:MY_SERVICE_TOKEN]']);
+    expect(await project.git('log', '-p', '--all', '--format=%B')).not.toContain(ENV_SECRET);
 
     const blocks = joinedBlocks(project.dir);
     // The server really streamed in pieces, and the pieces reached the raw log.
