@@ -1,9 +1,12 @@
 /**
  * Issue 25 acceptance (one machine: --parallel), through the real claude against the scripted
- * server: two independent phases run at once in worktrees (their requests interleave in the
- * server's log), merge, and the dependent phase sees both; a conflicting pair gets a merge
- * remediation; Ctrl-C in the middle of two phases, then `debussy run`, completes with nothing lost;
- * a usage limit one phase meets holds back the other phase's next session until it resets.
+ * server: a conflicting pair gets a merge remediation; two independent phases run at once in
+ * worktrees (their requests interleave in the server's log), Ctrl-C in the middle of them, the
+ * resume runs both at once again, kill -9 in its middle, and a plain `debussy run` completes with
+ * nothing lost, the dependent phase seeing both and everything merged (one project through the
+ * three runs); a usage limit one phase meets holds back the other phase's next session until it
+ * resets. The supervisor's own decisions (phase 3 waits for both merges, one budget, a merge that
+ * breaks a gate, worktree_setup...) are shown in process in test/parallel/parallel-run.test.ts.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -45,38 +48,6 @@ const DIAMOND: PhaseSpec[] = [
 ];
 
 describe('--parallel 2', () => {
-  it('runs two independent phases at once in worktrees, merges them, and the dependent phase sees both', async () => {
-    project = await E2EProject.create({
-      phases: DIAMOND,
-      script: byPhase({
-        '1': { fresh: [write('left.txt', 'left\n', { latencyMs: 2500 }), bash('debussy done --phase 1'), done()] },
-        '2': { fresh: [write('right.txt', 'right\n', { latencyMs: 2500 }), bash('debussy done --phase 2'), done()] },
-        '3': { fresh: [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()] },
-      }),
-    });
-    const result = await project.run(['run', project.planArg, '--parallel', '2']);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    const main = project.api.mainRequests();
-    const [start1, end1] = span(main, '1');
-    const [start2, end2] = span(main, '2');
-    // Overlap in the server's log: each phase's first request came before the other's last.
-    expect(start2).toBeLessThan(end1);
-    expect(start1).toBeLessThan(end2);
-    expect(span(main, '3')[0]).toBeGreaterThan(Math.max(end1, end2));
-    const events = await project.journal();
-    const trees = eventsOf(events, 'phase_branch').filter((e) => e.stage === 'worktree');
-    expect(trees.map((e) => e.phaseId).sort()).toEqual(['1', '2', '3']);
-    for (const tree of trees) expect(tree.worktree).toContain(path.join('.git', 'debussy', 'worktrees'));
-    // Each session worked in its worktree, and its `debussy done` reached the run.
-    expect(eventsOf(events, 'signal').map((e) => e.phaseId).sort()).toEqual(['1', '2', '3']);
-    for (const file of ['left.txt', 'right.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
-    expect((await project.git('log', '--merges', '--format=%s')).trim().split('\n')).toHaveLength(3);
-    expect((await project.git('status', '--porcelain')).trim()).toBe('');
-    expect((await project.git('worktree', 'list')).trim().split('\n')).toHaveLength(1);
-    const status = JSON.parse((await project.run(['status', '--json'])).stdout) as { run: { phases: Record<string, { status: string }> } };
-    expect(Object.values(status.run.phases).map((p) => p.status)).toEqual(['completed', 'completed', 'completed']);
-  });
-
   it('a conflicting pair: the second merge is aborted and its phase resolves the conflict in a merge remediation', async () => {
     const resolve = (id: string): ScriptedTurn[] => [bash('grep -q "<<<<<<<" colour.txt && printf "red\\nblue\\n" > colour.txt'), bash(`debussy done --phase ${id}`), done()];
     project = await E2EProject.create({
@@ -103,14 +74,27 @@ describe('--parallel 2', () => {
     expect(await project.git('log', '-p', '--first-parent', '--format=')).not.toContain('<<<<<<<');
   });
 
-  it('Ctrl-C while two phases run commits each worktree\'s work; debussy run resumes both there and completes', async () => {
+  it('Ctrl-C, then kill -9, in the middle of two phases run at once in worktrees: each resume goes on in the same worktrees, nothing is lost, the dependent phase sees both and everything merges', async () => {
+    // One project through three runs (issue #25's facts of the diamond, a Ctrl-C and a kill -9 each
+    // once): 1 `--parallel 2`, Ctrl-C while both phases' agents sleep; 2 `--parallel 2` resumes
+    // both, kill -9 while both sleep again; 3 a plain `debussy run` ends the orphans, resumes each
+    // phase in its worktree, then runs phase 3 and merges all three.
+    let killed = false;
+    const fresh: Record<string, ScriptedTurn[]> = {
+      // The first turn's latency makes the two sessions' requests interleave in the server's log.
+      '1': [write('left.txt', 'left\n', { latencyMs: 2500 }), bash('(sleep 21.1)'), done()],
+      '2': [write('right.txt', 'right\n', { latencyMs: 2500 }), bash('(sleep 21.2)'), done()],
+      '3': [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()],
+    };
     project = await E2EProject.create({
       phases: DIAMOND,
-      script: byPhase({
-        '1': { fresh: [write('left.txt', 'left\n'), bash('(sleep 21.1)'), done()], checkpoint: [bash('debussy done --phase 1'), done()] },
-        '2': { fresh: [write('right.txt', 'right\n'), bash('(sleep 21.2)'), done()], checkpoint: [bash('debussy done --phase 2'), done()] },
-        '3': { fresh: [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()] },
-      }),
+      script: (req) => {
+        const id = phaseOf(req);
+        const turns = sessionKind(req) !== 'checkpoint'
+          ? fresh[id]
+          : killed ? [bash(`debussy done --phase ${id}`), done()] : [write(`more-${id}.txt`, 'more\n'), bash(`(sleep 23.${id})`), done()];
+        return turns?.[assistantTurns(req)] ?? done();
+      },
     });
     const first = project.start(['run', project.planArg, '--parallel', '2']);
     await waitFor('both agents to run their sleep', () => livePids(/^sleep 21\.1$/).length > 0 && livePids(/^sleep 21\.2$/).length > 0);
@@ -118,47 +102,51 @@ describe('--parallel 2', () => {
     const interrupted = await first.done;
     expect(interrupted.code, interrupted.stdout + interrupted.stderr).toBe(130);
     expect(livePids(/^sleep 21\.[12]$/)).toEqual([]);
+    // Overlap in the server's log: each phase's first request came before the other's last.
+    const firstRun = project.api.mainRequests();
+    const [start1, end1] = span(firstRun, '1');
+    const [start2, end2] = span(firstRun, '2');
+    expect(start2).toBeLessThan(end1);
+    expect(start1).toBeLessThan(end2);
     const before = await project.journal();
     expect(eventsOf(before, 'commit').filter((c) => c.purpose === 'interrupted').map((c) => c.phaseId).sort()).toEqual(['1', '2']);
+    const trees = eventsOf(before, 'phase_branch').filter((e) => e.stage === 'worktree').map((e) => e.worktree).sort();
+    expect(trees).toHaveLength(2);
 
-    const resumed = await project.run(['run', project.planArg, '--parallel', '2']);
-    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
-    const after = await project.journal();
-    expect(eventsOf(after, 'phase_resumed').map((e) => e.phaseId).sort()).toEqual(['1', '2']);
-    const treesBefore = eventsOf(before, 'phase_branch').map((e) => e.worktree).sort();
-    expect(eventsOf(after, 'phase_branch').filter((e) => e.stage === 'worktree' && e.phaseId !== '3').map((e) => e.worktree).sort()).toEqual(treesBefore);
-    for (const file of ['left.txt', 'right.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
+    // 2: Ctrl-C's resume goes on in the same worktrees, both phases at once again.
+    const second = project.start(['run', project.planArg, '--parallel', '2']);
+    await waitFor('both resumed agents to run their sleep', () => livePids(/^sleep 23\.1$/).length > 0 && livePids(/^sleep 23\.2$/).length > 0);
+    const resumed = await project.journal();
+    expect(eventsOf(resumed, 'phase_resumed').map((e) => e.phaseId).sort()).toEqual(['1', '2']);
+    expect(eventsOf(resumed, 'phase_branch').filter((e) => e.stage === 'worktree').map((e) => e.worktree).sort()).toEqual(trees);
+    second.child.kill('SIGKILL');
+    await second.done;
+    expect(livePids(/^sleep 23\.[12]$/).length).toBe(2); // the orphans are really there
+    killed = true;
+
+    // 3: no --parallel: the phases an earlier run left in worktrees go on there, one at a time.
+    const last = await project.run(['run', project.planArg]);
+    expect(last.code, last.stdout + last.stderr).toBe(0);
+    expect(last.stdout).toMatch(/ended \d+ process\(es\) it left behind/);
+    expect(livePids(/^sleep 23\.[12]$/)).toEqual([]);
+    const events = await project.journal();
+    expect(eventsOf(events, 'phase_resumed').map((e) => e.phaseId).sort()).toEqual(['1', '2']);
+    const lastTrees = eventsOf(events, 'phase_branch').filter((e) => e.stage === 'worktree');
+    expect(lastTrees.map((e) => e.phaseId).sort()).toEqual(['1', '2', '3']);
+    expect(lastTrees.filter((e) => e.phaseId !== '3').map((e) => e.worktree).sort()).toEqual(trees);
+    for (const tree of lastTrees) expect(tree.worktree).toContain(path.join('.git', 'debussy', 'worktrees'));
+    // Each session worked in its worktree, and its `debussy done` reached the run.
+    expect(eventsOf(events, 'signal').map((e) => e.phaseId).sort()).toEqual(['1', '2', '3']);
+    // Nothing lost: the work of the sessions Ctrl-C and kill -9 ended is merged, and phase 3 saw both phases'.
+    for (const file of ['left.txt', 'right.txt', 'more-1.txt', 'more-2.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
+    expect((await project.git('log', '--merges', '--format=%s')).trim().split('\n')).toHaveLength(3);
+    expect((await project.git('status', '--porcelain')).trim()).toBe('');
     expect((await project.git('worktree', 'list')).trim().split('\n')).toHaveLength(1);
     expect((await project.git('branch', '--list', 'debussy/*')).trim()).toBe('');
-  });
+    const status = JSON.parse((await project.run(['status', '--json'])).stdout) as { run: { phases: Record<string, { status: string }> } };
+    expect(Object.values(status.run.phases).map((p) => p.status)).toEqual(['completed', 'completed', 'completed']);
+  }, 150_000);
 
-  it('kill -9 while two phases run: a plain `debussy run` ends what was left, resumes each phase in its worktree, and completes', async () => {
-    project = await E2EProject.create({
-      phases: DIAMOND,
-      script: byPhase({
-        '1': { fresh: [write('left.txt', 'left\n'), bash('(sleep 23.1)'), done()], checkpoint: [bash('debussy done --phase 1'), done()] },
-        '2': { fresh: [write('right.txt', 'right\n'), bash('(sleep 23.2)'), done()], checkpoint: [bash('debussy done --phase 2'), done()] },
-        '3': { fresh: [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()] },
-      }),
-    });
-    const first = project.start(['run', project.planArg, '--parallel', '2']);
-    await waitFor('both agents to run their sleep', () => livePids(/^sleep 23\.1$/).length > 0 && livePids(/^sleep 23\.2$/).length > 0);
-    first.child.kill('SIGKILL');
-    await first.done;
-    expect(livePids(/^sleep 23\.[12]$/).length).toBe(2); // the orphans are really there
-    const killed = eventsOf(await project.journal(), 'phase_branch');
-
-    // No --parallel: the phases an earlier run left in worktrees go on there, one at a time.
-    const resumed = await project.run(['run', project.planArg]);
-    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
-    expect(resumed.stdout).toMatch(/ended \d+ process\(es\) it left behind/);
-    expect(livePids(/^sleep 23\.[12]$/)).toEqual([]);
-    const after = await project.journal();
-    expect(eventsOf(after, 'phase_resumed').map((e) => e.phaseId).sort()).toEqual(['1', '2']);
-    expect(eventsOf(after, 'phase_branch').filter((e) => e.stage === 'worktree' && e.phaseId !== '3').map((e) => e.worktree).sort()).toEqual(killed.map((e) => e.worktree).sort());
-    for (const file of ['left.txt', 'right.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
-    expect((await project.git('worktree', 'list')).trim().split('\n')).toHaveLength(1);
-  });
   it('one usage limit pauses both: the other phase starts no new session until the limit resets, and the user is told once', async () => {
     let resetSeconds = 0;
     let hit = false;
