@@ -2,9 +2,9 @@
  * `debussy run --agent codex` through the real binaries: debussy's bin, the real codex (0.171.0,
  * app-server) against the scripted Responses server, real git. The agent works, signals with the
  * `debussy` on its PATH (the run's shim, answered by the run's inbox), debussy verifies the gates
- * and commits; a second run's phase crosses the context threshold and restarts from a checkpoint,
- * as with Claude Code; a 429 and a context overflow are classified and recovered as Claude's are,
- * and a usage limit is waited out.
+ * and commits (shown by the resume after a Ctrl-C); a phase crosses the context threshold and
+ * restarts from a checkpoint, as with Claude Code; a 429 and a context overflow are classified and
+ * recovered as Claude's are, and a usage limit is waited out.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -45,31 +45,6 @@ function debussy(dir: string, args: string[], env: Record<string, string>): Prom
 const write = (file: string, text: string, id: string, before = '') => execCommand(`${before}mkdir -p ${path.dirname(file)} && printf '%s\\n' '${text}' > ${file}`, id);
 
 describe('debussy run --agent codex', () => {
-  it('runs a phase through the real codex: the work is committed, the signal reaches the run, the gates decide', async () => {
-    const script: ResponsesTurn[] = [
-      { kind: 'calls', calls: [write('src/hello.txt', 'hello', 'call_write')], text: 'Writing the file.' },
-      { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] },
-      { kind: 'text', text: 'Phase 1 is done.' },
-    ];
-    const server = await useScriptedResponses({ script });
-    const home = await useCodexHome({ baseUrl: server.baseUrl });
-    const dir = await project([{ id: '1', title: 'Hello', gates: [{ name: 'hello', command: 'test -f src/hello.txt' }] }]);
-    const result = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], codexEnv(home));
-    if (result.status !== 0) console.log(result.stdout, result.stderr);
-    expect(result.stderr + result.stdout).not.toMatch(/\n\s+at .*\.js:\d+/);
-    expect(result.status).toBe(0);
-    const run = await latestRun(dir);
-    const events = (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
-    expect(events.filter((e) => e.type === 'signal')).toEqual([expect.objectContaining({ phaseId: '1', status: 'completed' })]);
-    expect(events.filter((e) => e.type === 'gate_result')).toEqual([expect.objectContaining({ name: 'hello', passed: true })]);
-    const ended = events.find((e) => e.type === 'session_ended');
-    expect(ended).toMatchObject({ outcome: 'completed' });
-    // codex reports no cost: debussy prices its calls with OpenAI's list prices.
-    expect((ended as { costUsd?: number } | undefined)?.costUsd ?? 0).toBeGreaterThan(0);
-    expect(await git(dir, 'log', '--format=%s', '-1')).toContain('phase 1');
-    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('src/hello.txt');
-  });
-
   it('restarts a session that crosses the context threshold, from a checkpoint, and finishes the phase', async () => {
     // Answered by what each request holds: a stop can leave a scripted reply unasked.
     const script = (req: RecordedResponsesRequest): ResponsesTurn => {
@@ -233,16 +208,20 @@ describe('debussy run --agent codex', () => {
     expect(resumedAt).toBeGreaterThanOrEqual(resetSeconds * 1000);
     expect(events.filter((e) => e.type === 'phase_ended')).toMatchObject([{ status: 'completed' }]);
   });
-  it('Ctrl-C during a codex tool: the work is committed, exit 130, nothing left running; debussy run resumes from a checkpoint and completes', async () => {
+  it('Ctrl-C during a codex tool: the work is committed, exit 130, nothing left running; debussy run resumes from a checkpoint, whose work is committed, the signal reaching the run and the gates deciding', async () => {
     const script = (req: RecordedResponsesRequest): ResponsesTurn => {
       const body = JSON.stringify(req.body);
-      if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
+      if (body.includes(CHECKPOINT_HEADING)) {
+        if (body.includes('call_done')) return { kind: 'text', text: 'Phase 1 is done.' };
+        if (body.includes('call_write')) return { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
+        return { kind: 'calls', calls: [write('src/hello.txt', 'hello', 'call_write')], text: 'Writing the file.' };
+      }
       if (body.includes('call_a')) return { kind: 'calls', calls: [execCommand('sleep 41.7', 'call_sleep')] };
       return { kind: 'calls', calls: [execCommand('debussy progress --phase 1 --message "wrote a.txt" && echo first > a.txt', 'call_a')] };
     };
     const server = await useScriptedResponses({ script });
     const home = await useCodexHome({ baseUrl: server.baseUrl });
-    const dir = await project([{ id: '1', title: 'Interrupted', gates: [{ name: 'a', command: 'test -f a.txt' }] }]);
+    const dir = await project([{ id: '1', title: 'Interrupted', gates: [{ name: 'a', command: 'test -f a.txt' }, { name: 'hello', command: 'test -f src/hello.txt' }] }]);
     const child = spawn(process.execPath, [DEBUSSY_BIN, 'run', 'plans/e2e/MASTER_PLAN.md', '--plain'], { cwd: dir, env: { ...codexEnv(home), CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -256,11 +235,21 @@ describe('debussy run --agent codex', () => {
     expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('a.txt');
 
     const resumed = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], codexEnv(home));
+    expect(resumed.stderr + resumed.stdout).not.toMatch(/\n\s+at .*\.js:\d+/);
     expect(resumed.status, resumed.stdout + resumed.stderr).toBe(0);
     const fresh = server.responseRequests().find((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING));
     expect(JSON.stringify(fresh?.body)).toContain('wrote a.txt');
     const run = await latestRun(dir);
     const events = (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
+    // The resumed session's `debussy done` (the run's shim, answered by its inbox) reached the run; the gates decided.
+    expect(events.filter((e) => e.type === 'signal')).toEqual([expect.objectContaining({ phaseId: '1', status: 'completed' })]);
+    expect(events.filter((e) => e.type === 'gate_result')).toEqual([expect.objectContaining({ name: 'a', passed: true }), expect.objectContaining({ name: 'hello', passed: true })]);
     expect(events.filter((e) => e.type === 'phase_ended')).toMatchObject([{ status: 'completed' }]);
+    const ended = events.find((e) => e.type === 'session_ended');
+    expect(ended).toMatchObject({ outcome: 'completed' });
+    // codex reports no cost: debussy prices its calls with OpenAI's list prices.
+    expect((ended as { costUsd?: number } | undefined)?.costUsd ?? 0).toBeGreaterThan(0);
+    expect(await git(dir, 'log', '--format=%s', '-1')).toContain('phase 1');
+    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('src/hello.txt');
   });
 });
