@@ -1,11 +1,11 @@
 /**
  * Issue 25 acceptance (one machine: --parallel), through the real claude against the scripted
- * server: a conflicting pair gets a merge remediation; two independent phases run at once in
- * worktrees (their requests interleave in the server's log), Ctrl-C in the middle of them, the
- * resume runs both at once again, kill -9 in its middle, and a plain `debussy run` completes with
- * nothing lost, the dependent phase seeing both and everything merged (one project through the
- * three runs); a usage limit one phase meets holds back the other phase's next session until it
- * resets. The supervisor's own decisions (phase 3 waits for both merges, one budget, a merge that
+ * server: two independent phases run at once in worktrees (their requests interleave in the
+ * server's log), Ctrl-C in the middle of them, the resume runs both at once again, kill -9 in its
+ * middle, and a plain `debussy run` completes with nothing lost, the dependent phase seeing both
+ * and everything merged (one project through the three runs); a usage limit one phase meets holds
+ * back the other phase's next session until it resets, and the same pair, having written the same
+ * file, gets a merge remediation for the second merge (one run). The supervisor's own decisions (phase 3 waits for both merges, one budget, a merge that
  * breaks a gate, worktree_setup...) are shown in process in test/parallel/parallel-run.test.ts.
  */
 import { existsSync } from 'node:fs';
@@ -27,14 +27,6 @@ function phaseOf(req: RecordedRequest): string {
   return /phase (\w+)/.exec(firstUserText(req))?.[1] ?? '?';
 }
 
-/** Turns per phase and per kind of session (fresh, checkpoint: a resume or a merge remediation). */
-function byPhase(turns: Record<string, Partial<Record<'fresh' | 'checkpoint', ScriptedTurn[]>>>) {
-  return (req: RecordedRequest): ScriptedTurn => {
-    const kind = sessionKind(req) === 'checkpoint' ? 'checkpoint' : 'fresh';
-    return turns[phaseOf(req)]?.[kind]?.[assistantTurns(req)] ?? done();
-  };
-}
-
 /** [first, last] arrival of a phase's main requests. */
 function span(requests: RecordedRequest[], phaseId: string): [number, number] {
   const times = requests.filter((r) => phaseOf(r) === phaseId).map((r) => r.receivedAt);
@@ -48,32 +40,6 @@ const DIAMOND: PhaseSpec[] = [
 ];
 
 describe('--parallel 2', () => {
-  it('a conflicting pair: the second merge is aborted and its phase resolves the conflict in a merge remediation', async () => {
-    const resolve = (id: string): ScriptedTurn[] => [bash('grep -q "<<<<<<<" colour.txt && printf "red\\nblue\\n" > colour.txt'), bash(`debussy done --phase ${id}`), done()];
-    project = await E2EProject.create({
-      phases: [
-        { id: '1', title: 'Red', gates: [{ name: 'red', command: 'grep -q red colour.txt' }] },
-        { id: '2', title: 'Blue', gates: [{ name: 'blue', command: 'grep -q blue colour.txt' }] },
-      ],
-      script: byPhase({
-        '1': { fresh: [write('colour.txt', 'red\n', { latencyMs: 1500 }), bash('debussy done --phase 1'), done()], checkpoint: resolve('1') },
-        '2': { fresh: [write('colour.txt', 'blue\n', { latencyMs: 1500 }), bash('debussy done --phase 2'), done()], checkpoint: resolve('2') },
-      }),
-    });
-    const result = await project.run(['run', project.planArg, '--parallel', '2']);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    const events = await project.journal();
-    const stages = eventsOf(events, 'phase_branch').filter((e) => e.stage !== 'worktree');
-    const second = stages.find((e) => e.stage === 'conflict')?.phaseId;
-    expect(second).toBeDefined();
-    expect(stages.map((e) => e.stage)).toEqual(['merged', 'conflict', 'merged']);
-    expect(stages.find((e) => e.stage === 'conflict')?.files).toEqual(['colour.txt']);
-    const remediation = project.api.mainRequests().find((r) => sessionKind(r) === 'checkpoint');
-    expect(remediation && firstUserText(remediation)).toMatch(/conflicts in colour\.txt/);
-    expect(project.read('colour.txt')).toBe('red\nblue\n');
-    expect(await project.git('log', '-p', '--first-parent', '--format=')).not.toContain('<<<<<<<');
-  });
-
   it('Ctrl-C, then kill -9, in the middle of two phases run at once in worktrees: each resume goes on in the same worktrees, nothing is lost, the dependent phase sees both and everything merges', async () => {
     // One project through three runs (issue #25's facts of the diamond, a Ctrl-C and a kill -9 each
     // once): 1 `--parallel 2`, Ctrl-C while both phases' agents sleep; 2 `--parallel 2` resumes
@@ -147,17 +113,21 @@ describe('--parallel 2', () => {
     expect(Object.values(status.run.phases).map((p) => p.status)).toEqual(['completed', 'completed', 'completed']);
   }, 150_000);
 
-  it('one usage limit pauses both: the other phase starts no new session until the limit resets, and the user is told once', async () => {
+  it('one usage limit pauses both: the other phase starts no new session until the limit resets, and the user is told once; then the conflicting pair: the second merge is aborted and its phase resolves the conflict in a merge remediation', async () => {
     let resetSeconds = 0;
     let hit = false;
     /** The phase a request is for: "phase 2" appears in a fresh, a checkpoint and a remediation prompt alike. */
     const phaseNumber = (req: RecordedRequest): string => /phase (\d+)/.exec(firstUserText(req))?.[1] ?? '?';
+    /** The merge remediation: its prompt names the conflict (it starts as a checkpoint prompt does). */
+    const isMergeRemediation = (req: RecordedRequest): boolean => /conflicts in colour\.txt/.test(firstUserText(req));
     const script = (req: RecordedRequest): ScriptedTurn => {
       const turn = assistantTurns(req);
       const kind = sessionKind(req);
-      if (phaseNumber(req) === '1') {
+      const id = phaseNumber(req);
+      if (isMergeRemediation(req)) return [bash('grep -q "<<<<<<<" colour.txt && printf "red\\nblue\\n" > colour.txt'), bash(`debussy done --phase ${id}`), done()][turn] ?? done();
+      if (id === '1') {
         if (kind === 'checkpoint') return [bash('debussy done --phase 1'), done()][turn] ?? done();
-        if (turn === 0) return write('one.txt', 'one\n');
+        if (turn === 0) return write('colour.txt', 'red\n');
         if (!hit) {
           hit = true;
           resetSeconds = Math.ceil(Date.now() / 1000) + 10;
@@ -165,15 +135,16 @@ describe('--parallel 2', () => {
         }
         return done();
       }
-      // Phase 2's first session signals done without two.txt (its gate fails) while phase 1 waits:
-      // its remediation is the new session the limit must hold back.
-      if (kind === 'remediation') return [write('two.txt', 'two\n'), bash('debussy done --phase 2'), done()][turn] ?? done();
+      // Phase 2's first session signals done without its colour (its gate fails) while phase 1 waits:
+      // its remediation is the new session the limit must hold back. Both phases write colour.txt,
+      // so whichever merges second conflicts.
+      if (kind === 'remediation') return [write('colour.txt', 'blue\n'), bash('debussy done --phase 2'), done()][turn] ?? done();
       return [write('draft.txt', 'draft\n', { latencyMs: 3500 }), bash('debussy done --phase 2'), done()][turn] ?? done();
     };
     project = await E2EProject.create({
       phases: [
-        { id: '1', title: 'Limited', gates: [{ name: 'one', command: 'test -f one.txt' }] },
-        { id: '2', title: 'Meanwhile', gates: [{ name: 'two', command: 'test -f two.txt' }] },
+        { id: '1', title: 'Limited', gates: [{ name: 'red', command: 'grep -q red colour.txt' }] },
+        { id: '2', title: 'Meanwhile', gates: [{ name: 'blue', command: 'grep -q blue colour.txt' }] },
       ],
       script,
     });
@@ -189,7 +160,20 @@ describe('--parallel 2', () => {
     const events = await project.journal();
     expect(eventsOf(events, 'usage_limit').map((e) => [e.phaseId, e.stage])).toEqual([['1', 'started'], ['1', 'ended']]);
     expect(result.stdout.split('debussy is waiting for a usage limit').length - 1).toBe(1);
-    expect(eventsOf(events, 'phase_ended').map((e) => [e.phaseId, e.status]).sort()).toEqual([['1', 'completed'], ['2', 'completed']]);
+
+    // The conflict: the second merge was aborted, its phase resolved the conflict, then merged.
+    const stages = eventsOf(events, 'phase_branch').filter((e) => e.stage !== 'worktree');
+    expect(stages.map((e) => e.stage)).toEqual(['merged', 'conflict', 'merged']);
+    const conflict = stages.find((e) => e.stage === 'conflict');
+    // Each phase completed; the one whose merge conflicted ended again after its merge remediation.
+    expect(eventsOf(events, 'phase_ended').map((e) => [e.phaseId, e.status]).sort()).toEqual([['1', 'completed'], ['2', 'completed'], [conflict?.phaseId, 'completed']].sort());
+    expect(conflict?.files).toEqual(['colour.txt']);
+    expect(stages[2]?.phaseId).toBe(conflict?.phaseId);
+    const mergeRemediation = main.find(isMergeRemediation);
+    expect(mergeRemediation && sessionKind(mergeRemediation)).toBe('checkpoint');
+    expect(mergeRemediation && phaseNumber(mergeRemediation)).toBe(conflict?.phaseId);
+    expect(project.read('colour.txt')).toBe('red\nblue\n');
+    expect(await project.git('log', '-p', '--first-parent', '--format=')).not.toContain('<<<<<<<');
   }, 120_000);
 });
 
