@@ -2,9 +2,9 @@
  * `debussy run --agent codex` through the real binaries: debussy's bin, the real codex (0.171.0,
  * app-server) against the scripted Responses server, real git. The agent works, signals with the
  * `debussy` on its PATH (the run's shim, answered by the run's inbox), debussy verifies the gates
- * and commits; a second run's phase crosses the context threshold and restarts from a checkpoint,
- * as with Claude Code; a 429 and a context overflow are classified and recovered as Claude's are,
- * and a usage limit is waited out.
+ * and commits (shown by the resume after a Ctrl-C); a phase crosses the context threshold and
+ * restarts from a checkpoint, as with Claude Code; a 429 and a context overflow are classified and
+ * recovered as Claude's are, and a usage limit is waited out.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -45,36 +45,21 @@ function debussy(dir: string, args: string[], env: Record<string, string>): Prom
 const write = (file: string, text: string, id: string, before = '') => execCommand(`${before}mkdir -p ${path.dirname(file)} && printf '%s\\n' '${text}' > ${file}`, id);
 
 describe('debussy run --agent codex', () => {
-  it('runs a phase through the real codex: the work is committed, the signal reaches the run, the gates decide', async () => {
-    const script: ResponsesTurn[] = [
-      { kind: 'calls', calls: [write('src/hello.txt', 'hello', 'call_write')], text: 'Writing the file.' },
-      { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] },
-      { kind: 'text', text: 'Phase 1 is done.' },
-    ];
-    const server = await useScriptedResponses({ script });
-    const home = await useCodexHome({ baseUrl: server.baseUrl });
-    const dir = await project([{ id: '1', title: 'Hello', gates: [{ name: 'hello', command: 'test -f src/hello.txt' }] }]);
-    const result = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], codexEnv(home));
-    if (result.status !== 0) console.log(result.stdout, result.stderr);
-    expect(result.stderr + result.stdout).not.toMatch(/\n\s+at .*\.js:\d+/);
-    expect(result.status).toBe(0);
-    const run = await latestRun(dir);
-    const events = (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
-    expect(events.filter((e) => e.type === 'signal')).toEqual([expect.objectContaining({ phaseId: '1', status: 'completed' })]);
-    expect(events.filter((e) => e.type === 'gate_result')).toEqual([expect.objectContaining({ name: 'hello', passed: true })]);
-    const ended = events.find((e) => e.type === 'session_ended');
-    expect(ended).toMatchObject({ outcome: 'completed' });
-    // codex reports no cost: debussy prices its calls with OpenAI's list prices.
-    expect((ended as { costUsd?: number } | undefined)?.costUsd ?? 0).toBeGreaterThan(0);
-    expect(await git(dir, 'log', '--format=%s', '-1')).toContain('phase 1');
-    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('src/hello.txt');
-  });
-
-  it('restarts a session that crosses the context threshold, from a checkpoint, and finishes the phase', async () => {
+  it("restarts a session that crosses the context threshold, from a checkpoint; that session meets a usage limit (codex's five-hour window used up): its work is committed, debussy waits for the reset, resumes from a checkpoint and finishes the phase", async () => {
+    let resetSeconds = 0;
     // Answered by what each request holds: a stop can leave a scripted reply unasked.
     const script = (req: RecordedResponsesRequest): ResponsesTurn => {
       const body = JSON.stringify(req.body);
-      if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
+      if (body.includes(CHECKPOINT_HEADING)) {
+        if (body.includes('call_done')) return { kind: 'text', text: 'Done.' };
+        // The restart's session writes d.txt, then meets the usage limit.
+        if (body.includes('call_d') && resetSeconds === 0) {
+          resetSeconds = Math.ceil(Date.now() / 1000) + 4;
+          const headers = { 'x-codex-primary-used-percent': '100', 'x-codex-primary-window-minutes': '300', 'x-codex-primary-reset-at': String(resetSeconds), 'x-codex-secondary-used-percent': '40', 'x-codex-secondary-window-minutes': '10080', 'x-codex-secondary-reset-at': String(resetSeconds + 86_400) };
+          return { kind: 'http_error', status: 429, type: 'usage_limit_reached', message: 'The usage limit has been reached', errorFields: { plan_type: 'plus', resets_at: resetSeconds }, headers };
+        }
+        return resetSeconds === 0 ? { kind: 'calls', calls: [write('d.txt', 'before the limit', 'call_d')] } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
+      }
       // Offered after the crossing, after a model's time to first token (as claude's restart tests
       // give it): a stopped session never runs it. The next test answers at once while debussy is
       // starved: the guard, armed at the decision, refuses it.
@@ -85,24 +70,39 @@ describe('debussy run --agent codex', () => {
     };
     const server = await useScriptedResponses({ script });
     const home = await useCodexHome({ baseUrl: server.baseUrl });
-    const dir = await project([{ id: '1', title: 'Two files', gates: [{ name: 'both', command: 'test -f a.txt && test -f b.txt' }] }], { context_threshold: 40, max_context_tokens: 0 });
+    const dir = await project([{ id: '1', title: 'Two files', gates: [{ name: 'both', command: 'test -f a.txt && test -f b.txt && test -f d.txt' }] }], { context_threshold: 40, max_context_tokens: 0 });
     const result = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], codexEnv(home));
-    expect(result.status).toBe(0);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
     const run = await latestRun(dir);
     const events = (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
     expect(events.filter((e) => e.type === 'context_crossed')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'restart')).toHaveLength(1);
-    expect(events.filter((e) => e.type === 'session_started')).toHaveLength(2);
+    expect(events.filter((e) => e.type === 'session_started')).toHaveLength(3);
     // The second session began with the checkpoint: the first session's recorded progress and files.
-    const resumed = server.responseRequests().find((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING));
-    expect(JSON.stringify(resumed?.body)).toContain('wrote a.txt');
-    expect(JSON.stringify(resumed?.body)).toContain('b.txt');
+    const checkpointed = server.responseRequests().filter((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING) && !/call_d|call_done/.test(JSON.stringify(req.body)));
+    const restarted = checkpointed[0];
+    expect(JSON.stringify(restarted?.body)).toContain('wrote a.txt');
+    expect(JSON.stringify(restarted?.body)).toContain('b.txt');
     // No tool ran after the crossing call's own.
     expect(existsSync(path.join(dir, 'c.txt'))).toBe(false);
     expect(JSON.stringify(server.responseRequests().map((req) => req.body))).not.toContain('"call_id":"call_c"');
     // The stop let the crossing call's own tool finish (b.txt) and both files went into the restart's checkpoint commit.
-    expect(await git(dir, 'log', '--format=%s', '-1')).toMatch(/^debussy: checkpoint phase 1 \(restart 1\/3, context \d+%\)/);
-    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim().split('\n').sort()).toEqual(['a.txt', 'b.txt']);
+    const checkpoints = events.filter((e) => e.type === 'commit' && (e as { purpose: string }).purpose === 'checkpoint') as { sha: string }[];
+    expect(checkpoints).toHaveLength(2);
+    expect(await git(dir, 'log', '--format=%s', '-1', checkpoints[0]?.sha ?? '-')).toMatch(/^debussy: checkpoint phase 1 \(restart 1\/3, context \d+%\)/);
+    expect((await git(dir, 'show', '--name-only', '--format=', checkpoints[0]?.sha ?? '-')).trim().split('\n').sort()).toEqual(['a.txt', 'b.txt']);
+
+    // The usage limit: one wait, read from codex's rate-limit headers.
+    const limits = events.filter((e) => e.type === 'usage_limit') as { stage: string; kind: string; source: string; resetAt?: number }[];
+    expect(limits.map((e) => e.stage)).toEqual(['started', 'ended']);
+    expect(limits[0]).toMatchObject({ kind: 'five_hour', source: 'rate_limit_event', resetAt: resetSeconds * 1000 });
+    // No retry spent (and no second restart); the work before the limit was committed before the wait.
+    expect(events.filter((e) => e.type === 'recovery')).toEqual([]);
+    expect(events.filter((e) => e.type === 'attempt_started').map((e) => (e as { kind: string }).kind)).toEqual(['initial', 'restart', 'resume']);
+    expect((await git(dir, 'show', '--name-only', '--format=', checkpoints[1]?.sha ?? '-')).trim()).toBe('d.txt');
+    const resumedAt = checkpointed[1]?.receivedAt ?? 0;
+    expect(resumedAt).toBeGreaterThanOrEqual(resetSeconds * 1000);
+    expect(events.filter((e) => e.type === 'phase_ended')).toMatchObject([{ status: 'completed' }]);
   });
   it('a next response answered at once while debussy is starved: no tool runs after the crossing, the crossing call\'s own tools all do', async () => {
     // The crossing response holds a slow command and an apply_patch (codex runs the patch after the
@@ -202,47 +202,20 @@ describe('debussy run --agent codex', () => {
     const fresh = requests.find((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING));
     expect(JSON.stringify(fresh?.body)).toContain('wrote a.txt');
   });
-  it("a usage limit (codex's five-hour window used up): the work is committed, debussy waits for the reset and resumes the phase from a checkpoint", async () => {
-    let resetSeconds = 0;
+  it('Ctrl-C during a codex tool: the work is committed, exit 130, nothing left running; debussy run resumes from a checkpoint, whose work is committed, the signal reaching the run and the gates deciding', async () => {
     const script = (req: RecordedResponsesRequest): ResponsesTurn => {
       const body = JSON.stringify(req.body);
-      if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
-      if (body.includes('call_a') && resetSeconds === 0) {
-        resetSeconds = Math.ceil(Date.now() / 1000) + 4;
-        const headers = { 'x-codex-primary-used-percent': '100', 'x-codex-primary-window-minutes': '300', 'x-codex-primary-reset-at': String(resetSeconds), 'x-codex-secondary-used-percent': '40', 'x-codex-secondary-window-minutes': '10080', 'x-codex-secondary-reset-at': String(resetSeconds + 86_400) };
-        return { kind: 'http_error', status: 429, type: 'usage_limit_reached', message: 'The usage limit has been reached', errorFields: { plan_type: 'plus', resets_at: resetSeconds }, headers };
+      if (body.includes(CHECKPOINT_HEADING)) {
+        if (body.includes('call_done')) return { kind: 'text', text: 'Phase 1 is done.' };
+        if (body.includes('call_write')) return { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
+        return { kind: 'calls', calls: [write('src/hello.txt', 'hello', 'call_write')], text: 'Writing the file.' };
       }
-      return { kind: 'calls', calls: [write('a.txt', 'first', 'call_a')] };
-    };
-    const server = await useScriptedResponses({ script });
-    const home = await useCodexHome({ baseUrl: server.baseUrl });
-    const dir = await project([{ id: '1', title: 'Limited', gates: [{ name: 'a', command: 'test -f a.txt' }] }]);
-    const result = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], codexEnv(home));
-    expect(result.status, result.stdout + result.stderr).toBe(0);
-    const run = await latestRun(dir);
-    const events = (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
-    const limits = events.filter((e) => e.type === 'usage_limit') as { stage: string; kind: string; source: string; resetAt?: number }[];
-    expect(limits.map((e) => e.stage)).toEqual(['started', 'ended']);
-    expect(limits[0]).toMatchObject({ kind: 'five_hour', source: 'rate_limit_event', resetAt: resetSeconds * 1000 });
-    // No restart or retry spent; the work before the limit was committed before the wait.
-    expect(events.filter((e) => e.type === 'recovery')).toEqual([]);
-    expect(events.filter((e) => e.type === 'attempt_started').map((e) => (e as { kind: string }).kind)).toEqual(['initial', 'resume']);
-    const checkpoint = events.find((e) => e.type === 'commit' && (e as { purpose: string }).purpose === 'checkpoint') as { sha: string } | undefined;
-    expect(await git(dir, 'show', '--name-only', '--format=', checkpoint?.sha ?? 'HEAD')).toContain('a.txt');
-    const resumedAt = server.responseRequests().find((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING))?.receivedAt ?? 0;
-    expect(resumedAt).toBeGreaterThanOrEqual(resetSeconds * 1000);
-    expect(events.filter((e) => e.type === 'phase_ended')).toMatchObject([{ status: 'completed' }]);
-  });
-  it('Ctrl-C during a codex tool: the work is committed, exit 130, nothing left running; debussy run resumes from a checkpoint and completes', async () => {
-    const script = (req: RecordedResponsesRequest): ResponsesTurn => {
-      const body = JSON.stringify(req.body);
-      if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [execCommand('debussy done --phase 1', 'call_done')] };
       if (body.includes('call_a')) return { kind: 'calls', calls: [execCommand('sleep 41.7', 'call_sleep')] };
       return { kind: 'calls', calls: [execCommand('debussy progress --phase 1 --message "wrote a.txt" && echo first > a.txt', 'call_a')] };
     };
     const server = await useScriptedResponses({ script });
     const home = await useCodexHome({ baseUrl: server.baseUrl });
-    const dir = await project([{ id: '1', title: 'Interrupted', gates: [{ name: 'a', command: 'test -f a.txt' }] }]);
+    const dir = await project([{ id: '1', title: 'Interrupted', gates: [{ name: 'a', command: 'test -f a.txt' }, { name: 'hello', command: 'test -f src/hello.txt' }] }]);
     const child = spawn(process.execPath, [DEBUSSY_BIN, 'run', 'plans/e2e/MASTER_PLAN.md', '--plain'], { cwd: dir, env: { ...codexEnv(home), CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -256,11 +229,21 @@ describe('debussy run --agent codex', () => {
     expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('a.txt');
 
     const resumed = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], codexEnv(home));
+    expect(resumed.stderr + resumed.stdout).not.toMatch(/\n\s+at .*\.js:\d+/);
     expect(resumed.status, resumed.stdout + resumed.stderr).toBe(0);
     const fresh = server.responseRequests().find((req) => JSON.stringify(req.body).includes(CHECKPOINT_HEADING));
     expect(JSON.stringify(fresh?.body)).toContain('wrote a.txt');
     const run = await latestRun(dir);
     const events = (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
+    // The resumed session's `debussy done` (the run's shim, answered by its inbox) reached the run; the gates decided.
+    expect(events.filter((e) => e.type === 'signal')).toEqual([expect.objectContaining({ phaseId: '1', status: 'completed' })]);
+    expect(events.filter((e) => e.type === 'gate_result')).toEqual([expect.objectContaining({ name: 'a', passed: true }), expect.objectContaining({ name: 'hello', passed: true })]);
     expect(events.filter((e) => e.type === 'phase_ended')).toMatchObject([{ status: 'completed' }]);
+    const ended = events.find((e) => e.type === 'session_ended');
+    expect(ended).toMatchObject({ outcome: 'completed' });
+    // codex reports no cost: debussy prices its calls with OpenAI's list prices.
+    expect((ended as { costUsd?: number } | undefined)?.costUsd ?? 0).toBeGreaterThan(0);
+    expect(await git(dir, 'log', '--format=%s', '-1')).toContain('phase 1');
+    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('src/hello.txt');
   });
 });

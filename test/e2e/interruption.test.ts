@@ -1,6 +1,8 @@
 /**
  * Issue 4 acceptance: an interrupted run resumes where it stopped with nothing lost, after Ctrl-C
- * and after `kill -9` of debussy itself, with no process of the dead run left behind.
+ * and after `kill -9` of debussy itself, with no process of the dead run left behind. One project
+ * goes through both: Ctrl-C in phase 1, `debussy resume` completes it and is killed -9 in phase 2,
+ * and a plain `debussy run` completes that.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -9,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText } from '../support/scripted-api.js';
 import { E2EProject, eventsOf } from './e2e-project.js';
 import { livePids, waitFor } from './processes.js';
-import { bash, done, scriptBySession, sessionKind, write } from './session-script.js';
+import { assistantTurns, bash, done, sessionKind, write } from './session-script.js';
 
 let project: E2EProject | undefined;
 afterEach(async () => {
@@ -17,14 +19,20 @@ afterEach(async () => {
   project = undefined;
 });
 
-describe('Ctrl-C', () => {
-  it('stops the session, commits the work as a checkpoint, exits 130; debussy run resumes', async () => {
+describe('Ctrl-C, then kill -9 of debussy mid-phase', () => {
+  it('Ctrl-C stops the session, commits its work, exits 130 and `debussy resume` resumes it; after kill -9 the next run reclaims the lock, ends the orphaned agent and its tools, keeps every commit, and completes', async () => {
     project = await E2EProject.create({
-      phases: [{ id: '1', title: 'Interrupted' }],
-      script: scriptBySession({
-        fresh: [write('wip.txt', 'work in progress\n'), bash('(sleep 21)'), bash('debussy done --phase 1'), done()],
-        checkpoint: [bash('debussy done --phase 1'), done()],
-      }),
+      phases: [{ id: '1', title: 'Interrupted' }, { id: '2', title: 'Killed in the middle', dependsOn: ['1'] }],
+      script: (req) => {
+        const phase = /You are executing phase (\S+)/.exec(firstUserText(req))?.[1] ?? '?';
+        // Phase 1's resumed session adds a file, so the run killed later commits the phase's completion first.
+        const turns = sessionKind(req) === 'checkpoint'
+          ? [...(phase === '1' ? [write('one.txt', 'one\n')] : []), bash(`debussy done --phase ${phase}`), done()]
+          : phase === '1'
+            ? [write('wip.txt', 'work in progress\n'), bash('(sleep 21)'), bash('debussy done --phase 1'), done()]
+            : [write('README.md', 'changed by the agent\n'), bash('(sleep 23)'), done()];
+        return turns[assistantTurns(req)] ?? done();
+      },
     });
     const first = project.start(['run', project.planArg]);
     await waitFor('the agent to run sleep 21', () => livePids(/^sleep 21$/).length > 0);
@@ -39,18 +47,42 @@ describe('Ctrl-C', () => {
     expect(commit).toBeDefined();
     expect(await project.git('show', '--name-only', '--format=', commit?.sha ?? 'HEAD')).toContain('wip.txt');
     expect(interrupted.stdout).toContain('To resume: debussy run plans/e2e/MASTER_PLAN.md');
+    // What `debussy status` says of the interrupted run (resumes phase 1 from its checkpoint):
+    // test/orchestrator/status-next-after-interrupt.test.ts.
 
-    const status = await project.run(['status']);
-    expect(status.stdout).toContain('resumes phase 1 from its checkpoint');
-
-    // `debussy resume` is `debussy run` on the last run's plan.
-    const resumed = await project.run(['resume']);
-    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    // `debussy resume` is `debussy run` on the last run's plan: phase 1 resumes from its checkpoint
+    // and completes; it is killed -9 while phase 2's agent sleeps.
+    const second = project.start(['resume']);
+    await waitFor('the agent to run sleep 23', () => livePids(/^sleep 23$/).length > 0);
     const again = await project.journal();
     expect(eventsOf(again, 'run_started')[0]?.resumedFrom).toBe(eventsOf(events, 'run_started')[0]?.runId);
-    expect(eventsOf(again, 'attempt_started')[0]?.kind).toBe('resume');
+    expect(eventsOf(again, 'attempt_started')[0]).toMatchObject({ phaseId: '1', kind: 'resume' });
+    expect(eventsOf(again, 'phase_ended')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
     const resumedPrompt = project.api.mainRequests().filter((r) => sessionKind(r) === 'checkpoint')[0];
     expect(resumedPrompt && firstUserText(resumedPrompt)).toContain('wip.txt');
+    const headBefore = (await project.git('rev-parse', 'HEAD')).trim();
+    second.child.kill('SIGKILL');
+    await second.done;
+    expect(livePids(/^sleep 23$/).length).toBeGreaterThan(0); // the orphans are really there
+
+    const resumed = await project.run(['run', project.planArg]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/reclaimed a stale lock from run \S+ \(pid \d+ is no longer running\)/);
+    expect(resumed.stdout).toMatch(/ended \d+ process\(es\) it left behind/);
+    expect(livePids(/^sleep 23$/)).toEqual([]);
+
+    // Every commit from before the kill is still in history.
+    expect(await project.git('merge-base', '--is-ancestor', headBefore, 'HEAD').then(() => true, () => false)).toBe(true);
+    const subjects = (await project.git('log', '--format=%s')).split('\n');
+    expect(subjects).toContain('debussy: phase 1 Interrupted completed');
+    expect(subjects).toContain('debussy: phase 2 Killed in the middle completed');
+    expect(project.read('README.md')).toBe('changed by the agent\n');
+    expect(project.read('wip.txt')).toBe('work in progress\n');
+    expect(await project.git('log', '-1', '--format=%s', headBefore)).toBe('debussy: phase 1 Interrupted completed\n');
+
+    const last = await project.journal();
+    expect(eventsOf(last, 'phase_ended').map((e) => [e.phaseId, e.status])).toEqual([['1', 'completed'], ['2', 'completed']]);
+    expect(eventsOf(last, 'attempt_started')[0]).toMatchObject({ phaseId: '2', kind: 'resume' });
   });
 });
 
@@ -82,49 +114,5 @@ describe('SIGTERM twice', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-
-describe('kill -9 of debussy mid-phase', () => {
-  it('the next run reclaims the lock, ends the orphaned agent and its tools, keeps every commit, and completes the phase', async () => {
-    project = await E2EProject.create({
-      phases: [{ id: '1', title: 'First' }, { id: '2', title: 'Killed in the middle', dependsOn: ['1'] }],
-      script: (req) => {
-        const phase = /You are executing phase (\S+)/.exec(firstUserText(req))?.[1];
-        const kind = sessionKind(req);
-        const turns =
-          phase === '1'
-            ? [write('one.txt', 'one\n'), bash('debussy done --phase 1'), done()]
-            : kind === 'checkpoint'
-              ? [bash('debussy done --phase 2'), done()]
-              : [write('README.md', 'changed by the agent\n'), bash('(sleep 23)'), done()];
-        const body = req.body as { messages?: { role?: string }[] };
-        return turns[(body.messages ?? []).filter((m) => m.role === 'assistant').length] ?? done();
-      },
-    });
-    const first = project.start(['run', project.planArg]);
-    await waitFor('the agent to run sleep 23', () => livePids(/^sleep 23$/).length > 0);
-    const headBefore = (await project.git('rev-parse', 'HEAD')).trim();
-    first.child.kill('SIGKILL');
-    await first.done;
-    expect(livePids(/^sleep 23$/).length).toBeGreaterThan(0); // the orphans are really there
-
-    const resumed = await project.run(['run', project.planArg]);
-    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
-    expect(resumed.stdout).toMatch(/reclaimed a stale lock from run \S+ \(pid \d+ is no longer running\)/);
-    expect(resumed.stdout).toMatch(/ended \d+ process\(es\) it left behind/);
-    expect(livePids(/^sleep 23$/)).toEqual([]);
-
-    // Every commit from before the kill is still in history.
-    expect(await project.git('merge-base', '--is-ancestor', headBefore, 'HEAD').then(() => true, () => false)).toBe(true);
-    const subjects = (await project.git('log', '--format=%s')).split('\n');
-    expect(subjects).toContain('debussy: phase 1 First completed');
-    expect(subjects).toContain('debussy: phase 2 Killed in the middle completed');
-    expect(project.read('README.md')).toBe('changed by the agent\n');
-
-    const events = await project.journal();
-    expect(eventsOf(events, 'phase_ended').map((e) => [e.phaseId, e.status])).toEqual([['1', 'completed'], ['2', 'completed']]);
-    expect(eventsOf(events, 'attempt_started')[0]).toMatchObject({ phaseId: '2', kind: 'resume' });
   });
 });

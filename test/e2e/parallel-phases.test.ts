@@ -1,9 +1,12 @@
 /**
  * Issue 25 acceptance (one machine: --parallel), through the real claude against the scripted
  * server: two independent phases run at once in worktrees (their requests interleave in the
- * server's log), merge, and the dependent phase sees both; a conflicting pair gets a merge
- * remediation; Ctrl-C in the middle of two phases, then `debussy run`, completes with nothing lost;
- * a usage limit one phase meets holds back the other phase's next session until it resets.
+ * server's log), Ctrl-C in the middle of them, the resume runs both at once again, kill -9 in its
+ * middle, and a plain `debussy run` completes with nothing lost, the dependent phase seeing both
+ * and everything merged (one project through the three runs); a usage limit one phase meets holds
+ * back the other phase's next session until it resets, and the same pair, having written the same
+ * file, gets a merge remediation for the second merge (one run). The supervisor's own decisions (phase 3 waits for both merges, one budget, a merge that
+ * breaks a gate, worktree_setup...) are shown in process in test/parallel/parallel-run.test.ts.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -24,14 +27,6 @@ function phaseOf(req: RecordedRequest): string {
   return /phase (\w+)/.exec(firstUserText(req))?.[1] ?? '?';
 }
 
-/** Turns per phase and per kind of session (fresh, checkpoint: a resume or a merge remediation). */
-function byPhase(turns: Record<string, Partial<Record<'fresh' | 'checkpoint', ScriptedTurn[]>>>) {
-  return (req: RecordedRequest): ScriptedTurn => {
-    const kind = sessionKind(req) === 'checkpoint' ? 'checkpoint' : 'fresh';
-    return turns[phaseOf(req)]?.[kind]?.[assistantTurns(req)] ?? done();
-  };
-}
-
 /** [first, last] arrival of a phase's main requests. */
 function span(requests: RecordedRequest[], phaseId: string): [number, number] {
   const times = requests.filter((r) => phaseOf(r) === phaseId).map((r) => r.receivedAt);
@@ -45,72 +40,27 @@ const DIAMOND: PhaseSpec[] = [
 ];
 
 describe('--parallel 2', () => {
-  it('runs two independent phases at once in worktrees, merges them, and the dependent phase sees both', async () => {
+  it('Ctrl-C, then kill -9, in the middle of two phases run at once in worktrees: each resume goes on in the same worktrees, nothing is lost, the dependent phase sees both and everything merges', async () => {
+    // One project through three runs (issue #25's facts of the diamond, a Ctrl-C and a kill -9 each
+    // once): 1 `--parallel 2`, Ctrl-C while both phases' agents sleep; 2 `--parallel 2` resumes
+    // both, kill -9 while both sleep again; 3 a plain `debussy run` ends the orphans, resumes each
+    // phase in its worktree, then runs phase 3 and merges all three.
+    let killed = false;
+    const fresh: Record<string, ScriptedTurn[]> = {
+      // The first turn's latency makes the two sessions' requests interleave in the server's log.
+      '1': [write('left.txt', 'left\n', { latencyMs: 2500 }), bash('(sleep 21.1)'), done()],
+      '2': [write('right.txt', 'right\n', { latencyMs: 2500 }), bash('(sleep 21.2)'), done()],
+      '3': [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()],
+    };
     project = await E2EProject.create({
       phases: DIAMOND,
-      script: byPhase({
-        '1': { fresh: [write('left.txt', 'left\n', { latencyMs: 2500 }), bash('debussy done --phase 1'), done()] },
-        '2': { fresh: [write('right.txt', 'right\n', { latencyMs: 2500 }), bash('debussy done --phase 2'), done()] },
-        '3': { fresh: [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()] },
-      }),
-    });
-    const result = await project.run(['run', project.planArg, '--parallel', '2']);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    const main = project.api.mainRequests();
-    const [start1, end1] = span(main, '1');
-    const [start2, end2] = span(main, '2');
-    // Overlap in the server's log: each phase's first request came before the other's last.
-    expect(start2).toBeLessThan(end1);
-    expect(start1).toBeLessThan(end2);
-    expect(span(main, '3')[0]).toBeGreaterThan(Math.max(end1, end2));
-    const events = await project.journal();
-    const trees = eventsOf(events, 'phase_branch').filter((e) => e.stage === 'worktree');
-    expect(trees.map((e) => e.phaseId).sort()).toEqual(['1', '2', '3']);
-    for (const tree of trees) expect(tree.worktree).toContain(path.join('.git', 'debussy', 'worktrees'));
-    // Each session worked in its worktree, and its `debussy done` reached the run.
-    expect(eventsOf(events, 'signal').map((e) => e.phaseId).sort()).toEqual(['1', '2', '3']);
-    for (const file of ['left.txt', 'right.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
-    expect((await project.git('log', '--merges', '--format=%s')).trim().split('\n')).toHaveLength(3);
-    expect((await project.git('status', '--porcelain')).trim()).toBe('');
-    expect((await project.git('worktree', 'list')).trim().split('\n')).toHaveLength(1);
-    const status = JSON.parse((await project.run(['status', '--json'])).stdout) as { run: { phases: Record<string, { status: string }> } };
-    expect(Object.values(status.run.phases).map((p) => p.status)).toEqual(['completed', 'completed', 'completed']);
-  });
-
-  it('a conflicting pair: the second merge is aborted and its phase resolves the conflict in a merge remediation', async () => {
-    const resolve = (id: string): ScriptedTurn[] => [bash('grep -q "<<<<<<<" colour.txt && printf "red\\nblue\\n" > colour.txt'), bash(`debussy done --phase ${id}`), done()];
-    project = await E2EProject.create({
-      phases: [
-        { id: '1', title: 'Red', gates: [{ name: 'red', command: 'grep -q red colour.txt' }] },
-        { id: '2', title: 'Blue', gates: [{ name: 'blue', command: 'grep -q blue colour.txt' }] },
-      ],
-      script: byPhase({
-        '1': { fresh: [write('colour.txt', 'red\n', { latencyMs: 1500 }), bash('debussy done --phase 1'), done()], checkpoint: resolve('1') },
-        '2': { fresh: [write('colour.txt', 'blue\n', { latencyMs: 1500 }), bash('debussy done --phase 2'), done()], checkpoint: resolve('2') },
-      }),
-    });
-    const result = await project.run(['run', project.planArg, '--parallel', '2']);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    const events = await project.journal();
-    const stages = eventsOf(events, 'phase_branch').filter((e) => e.stage !== 'worktree');
-    const second = stages.find((e) => e.stage === 'conflict')?.phaseId;
-    expect(second).toBeDefined();
-    expect(stages.map((e) => e.stage)).toEqual(['merged', 'conflict', 'merged']);
-    expect(stages.find((e) => e.stage === 'conflict')?.files).toEqual(['colour.txt']);
-    const remediation = project.api.mainRequests().find((r) => sessionKind(r) === 'checkpoint');
-    expect(remediation && firstUserText(remediation)).toMatch(/conflicts in colour\.txt/);
-    expect(project.read('colour.txt')).toBe('red\nblue\n');
-    expect(await project.git('log', '-p', '--first-parent', '--format=')).not.toContain('<<<<<<<');
-  });
-
-  it('Ctrl-C while two phases run commits each worktree\'s work; debussy run resumes both there and completes', async () => {
-    project = await E2EProject.create({
-      phases: DIAMOND,
-      script: byPhase({
-        '1': { fresh: [write('left.txt', 'left\n'), bash('(sleep 21.1)'), done()], checkpoint: [bash('debussy done --phase 1'), done()] },
-        '2': { fresh: [write('right.txt', 'right\n'), bash('(sleep 21.2)'), done()], checkpoint: [bash('debussy done --phase 2'), done()] },
-        '3': { fresh: [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()] },
-      }),
+      script: (req) => {
+        const id = phaseOf(req);
+        const turns = sessionKind(req) !== 'checkpoint'
+          ? fresh[id]
+          : killed ? [bash(`debussy done --phase ${id}`), done()] : [write(`more-${id}.txt`, 'more\n'), bash(`(sleep 23.${id})`), done()];
+        return turns?.[assistantTurns(req)] ?? done();
+      },
     });
     const first = project.start(['run', project.planArg, '--parallel', '2']);
     await waitFor('both agents to run their sleep', () => livePids(/^sleep 21\.1$/).length > 0 && livePids(/^sleep 21\.2$/).length > 0);
@@ -118,58 +68,66 @@ describe('--parallel 2', () => {
     const interrupted = await first.done;
     expect(interrupted.code, interrupted.stdout + interrupted.stderr).toBe(130);
     expect(livePids(/^sleep 21\.[12]$/)).toEqual([]);
+    // Overlap in the server's log: each phase's first request came before the other's last.
+    const firstRun = project.api.mainRequests();
+    const [start1, end1] = span(firstRun, '1');
+    const [start2, end2] = span(firstRun, '2');
+    expect(start2).toBeLessThan(end1);
+    expect(start1).toBeLessThan(end2);
     const before = await project.journal();
     expect(eventsOf(before, 'commit').filter((c) => c.purpose === 'interrupted').map((c) => c.phaseId).sort()).toEqual(['1', '2']);
+    const trees = eventsOf(before, 'phase_branch').filter((e) => e.stage === 'worktree').map((e) => e.worktree).sort();
+    expect(trees).toHaveLength(2);
 
-    const resumed = await project.run(['run', project.planArg, '--parallel', '2']);
-    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
-    const after = await project.journal();
-    expect(eventsOf(after, 'phase_resumed').map((e) => e.phaseId).sort()).toEqual(['1', '2']);
-    const treesBefore = eventsOf(before, 'phase_branch').map((e) => e.worktree).sort();
-    expect(eventsOf(after, 'phase_branch').filter((e) => e.stage === 'worktree' && e.phaseId !== '3').map((e) => e.worktree).sort()).toEqual(treesBefore);
-    for (const file of ['left.txt', 'right.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
+    // 2: Ctrl-C's resume goes on in the same worktrees, both phases at once again.
+    const second = project.start(['run', project.planArg, '--parallel', '2']);
+    await waitFor('both resumed agents to run their sleep', () => livePids(/^sleep 23\.1$/).length > 0 && livePids(/^sleep 23\.2$/).length > 0);
+    const resumed = await project.journal();
+    expect(eventsOf(resumed, 'phase_resumed').map((e) => e.phaseId).sort()).toEqual(['1', '2']);
+    expect(eventsOf(resumed, 'phase_branch').filter((e) => e.stage === 'worktree').map((e) => e.worktree).sort()).toEqual(trees);
+    second.child.kill('SIGKILL');
+    await second.done;
+    expect(livePids(/^sleep 23\.[12]$/).length).toBe(2); // the orphans are really there
+    killed = true;
+
+    // 3: no --parallel: the phases an earlier run left in worktrees go on there, one at a time.
+    const last = await project.run(['run', project.planArg]);
+    expect(last.code, last.stdout + last.stderr).toBe(0);
+    expect(last.stdout).toMatch(/ended \d+ process\(es\) it left behind/);
+    expect(livePids(/^sleep 23\.[12]$/)).toEqual([]);
+    const events = await project.journal();
+    expect(eventsOf(events, 'phase_resumed').map((e) => e.phaseId).sort()).toEqual(['1', '2']);
+    const lastTrees = eventsOf(events, 'phase_branch').filter((e) => e.stage === 'worktree');
+    expect(lastTrees.map((e) => e.phaseId).sort()).toEqual(['1', '2', '3']);
+    expect(lastTrees.filter((e) => e.phaseId !== '3').map((e) => e.worktree).sort()).toEqual(trees);
+    for (const tree of lastTrees) expect(tree.worktree).toContain(path.join('.git', 'debussy', 'worktrees'));
+    // Each session worked in its worktree, and its `debussy done` reached the run.
+    expect(eventsOf(events, 'signal').map((e) => e.phaseId).sort()).toEqual(['1', '2', '3']);
+    // Nothing lost: the work of the sessions Ctrl-C and kill -9 ended is merged, and phase 3 saw both phases'.
+    for (const file of ['left.txt', 'right.txt', 'more-1.txt', 'more-2.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
+    expect((await project.git('log', '--merges', '--format=%s')).trim().split('\n')).toHaveLength(3);
+    expect((await project.git('status', '--porcelain')).trim()).toBe('');
     expect((await project.git('worktree', 'list')).trim().split('\n')).toHaveLength(1);
     expect((await project.git('branch', '--list', 'debussy/*')).trim()).toBe('');
-  });
+    const status = JSON.parse((await project.run(['status', '--json'])).stdout) as { run: { phases: Record<string, { status: string }> } };
+    expect(Object.values(status.run.phases).map((p) => p.status)).toEqual(['completed', 'completed', 'completed']);
+  }, 150_000);
 
-  it('kill -9 while two phases run: a plain `debussy run` ends what was left, resumes each phase in its worktree, and completes', async () => {
-    project = await E2EProject.create({
-      phases: DIAMOND,
-      script: byPhase({
-        '1': { fresh: [write('left.txt', 'left\n'), bash('(sleep 23.1)'), done()], checkpoint: [bash('debussy done --phase 1'), done()] },
-        '2': { fresh: [write('right.txt', 'right\n'), bash('(sleep 23.2)'), done()], checkpoint: [bash('debussy done --phase 2'), done()] },
-        '3': { fresh: [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()] },
-      }),
-    });
-    const first = project.start(['run', project.planArg, '--parallel', '2']);
-    await waitFor('both agents to run their sleep', () => livePids(/^sleep 23\.1$/).length > 0 && livePids(/^sleep 23\.2$/).length > 0);
-    first.child.kill('SIGKILL');
-    await first.done;
-    expect(livePids(/^sleep 23\.[12]$/).length).toBe(2); // the orphans are really there
-    const killed = eventsOf(await project.journal(), 'phase_branch');
-
-    // No --parallel: the phases an earlier run left in worktrees go on there, one at a time.
-    const resumed = await project.run(['run', project.planArg]);
-    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
-    expect(resumed.stdout).toMatch(/ended \d+ process\(es\) it left behind/);
-    expect(livePids(/^sleep 23\.[12]$/)).toEqual([]);
-    const after = await project.journal();
-    expect(eventsOf(after, 'phase_resumed').map((e) => e.phaseId).sort()).toEqual(['1', '2']);
-    expect(eventsOf(after, 'phase_branch').filter((e) => e.stage === 'worktree' && e.phaseId !== '3').map((e) => e.worktree).sort()).toEqual(killed.map((e) => e.worktree).sort());
-    for (const file of ['left.txt', 'right.txt', 'both.txt']) expect(existsSync(path.join(project.dir, file)), file).toBe(true);
-    expect((await project.git('worktree', 'list')).trim().split('\n')).toHaveLength(1);
-  });
-  it('one usage limit pauses both: the other phase starts no new session until the limit resets, and the user is told once', async () => {
+  it('one usage limit pauses both: the other phase starts no new session until the limit resets, and the user is told once; then the conflicting pair: the second merge is aborted and its phase resolves the conflict in a merge remediation', async () => {
     let resetSeconds = 0;
     let hit = false;
     /** The phase a request is for: "phase 2" appears in a fresh, a checkpoint and a remediation prompt alike. */
     const phaseNumber = (req: RecordedRequest): string => /phase (\d+)/.exec(firstUserText(req))?.[1] ?? '?';
+    /** The merge remediation: its prompt names the conflict (it starts as a checkpoint prompt does). */
+    const isMergeRemediation = (req: RecordedRequest): boolean => /conflicts in colour\.txt/.test(firstUserText(req));
     const script = (req: RecordedRequest): ScriptedTurn => {
       const turn = assistantTurns(req);
       const kind = sessionKind(req);
-      if (phaseNumber(req) === '1') {
+      const id = phaseNumber(req);
+      if (isMergeRemediation(req)) return [bash('grep -q "<<<<<<<" colour.txt && printf "red\\nblue\\n" > colour.txt'), bash(`debussy done --phase ${id}`), done()][turn] ?? done();
+      if (id === '1') {
         if (kind === 'checkpoint') return [bash('debussy done --phase 1'), done()][turn] ?? done();
-        if (turn === 0) return write('one.txt', 'one\n');
+        if (turn === 0) return write('colour.txt', 'red\n');
         if (!hit) {
           hit = true;
           resetSeconds = Math.ceil(Date.now() / 1000) + 10;
@@ -177,15 +135,16 @@ describe('--parallel 2', () => {
         }
         return done();
       }
-      // Phase 2's first session signals done without two.txt (its gate fails) while phase 1 waits:
-      // its remediation is the new session the limit must hold back.
-      if (kind === 'remediation') return [write('two.txt', 'two\n'), bash('debussy done --phase 2'), done()][turn] ?? done();
+      // Phase 2's first session signals done without its colour (its gate fails) while phase 1 waits:
+      // its remediation is the new session the limit must hold back. Both phases write colour.txt,
+      // so whichever merges second conflicts.
+      if (kind === 'remediation') return [write('colour.txt', 'blue\n'), bash('debussy done --phase 2'), done()][turn] ?? done();
       return [write('draft.txt', 'draft\n', { latencyMs: 3500 }), bash('debussy done --phase 2'), done()][turn] ?? done();
     };
     project = await E2EProject.create({
       phases: [
-        { id: '1', title: 'Limited', gates: [{ name: 'one', command: 'test -f one.txt' }] },
-        { id: '2', title: 'Meanwhile', gates: [{ name: 'two', command: 'test -f two.txt' }] },
+        { id: '1', title: 'Limited', gates: [{ name: 'red', command: 'grep -q red colour.txt' }] },
+        { id: '2', title: 'Meanwhile', gates: [{ name: 'blue', command: 'grep -q blue colour.txt' }] },
       ],
       script,
     });
@@ -201,7 +160,20 @@ describe('--parallel 2', () => {
     const events = await project.journal();
     expect(eventsOf(events, 'usage_limit').map((e) => [e.phaseId, e.stage])).toEqual([['1', 'started'], ['1', 'ended']]);
     expect(result.stdout.split('debussy is waiting for a usage limit').length - 1).toBe(1);
-    expect(eventsOf(events, 'phase_ended').map((e) => [e.phaseId, e.status]).sort()).toEqual([['1', 'completed'], ['2', 'completed']]);
+
+    // The conflict: the second merge was aborted, its phase resolved the conflict, then merged.
+    const stages = eventsOf(events, 'phase_branch').filter((e) => e.stage !== 'worktree');
+    expect(stages.map((e) => e.stage)).toEqual(['merged', 'conflict', 'merged']);
+    const conflict = stages.find((e) => e.stage === 'conflict');
+    // Each phase completed; the one whose merge conflicted ended again after its merge remediation.
+    expect(eventsOf(events, 'phase_ended').map((e) => [e.phaseId, e.status]).sort()).toEqual([['1', 'completed'], ['2', 'completed'], [conflict?.phaseId, 'completed']].sort());
+    expect(conflict?.files).toEqual(['colour.txt']);
+    expect(stages[2]?.phaseId).toBe(conflict?.phaseId);
+    const mergeRemediation = main.find(isMergeRemediation);
+    expect(mergeRemediation && sessionKind(mergeRemediation)).toBe('checkpoint');
+    expect(mergeRemediation && phaseNumber(mergeRemediation)).toBe(conflict?.phaseId);
+    expect(project.read('colour.txt')).toBe('red\nblue\n');
+    expect(await project.git('log', '-p', '--first-parent', '--format=')).not.toContain('<<<<<<<');
   }, 120_000);
 });
 

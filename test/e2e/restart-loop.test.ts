@@ -1,6 +1,8 @@
 /**
  * Issue 3 acceptance, through the real claude CLI against the scripted server: context crossing,
- * graceful stop, auto-commit, checkpoint restart, one-shot mode, limits, and the tool-call fallback.
+ * graceful stop, auto-commit, checkpoint restart, the context flags, and the tool-call fallback.
+ * One-shot mode, max_restarts spent and a phase completed in one session are the run loop's
+ * decisions, shown in process in test/orchestrator/run-loop.test.ts.
  */
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -21,7 +23,7 @@ function restartScript(): ReturnType<typeof scriptBySession> {
       bash('debussy done --phase 1'),
       done(),
     ],
-    checkpoint: [bash('debussy done --phase 1'), done()],
+    checkpoint: [write('part2.txt', 'part two\n'), bash('debussy done --phase 1'), done()],
   });
 }
 
@@ -35,32 +37,12 @@ function mainOf(kind: string): RecordedRequest[] {
   return (project?.api.mainRequests() ?? []).filter((r) => sessionKind(r) === kind);
 }
 
-describe('a phase under the threshold', () => {
-  it('runs one session; claude itself runs `debussy done`; exit 0, completed', async () => {
-    project = await E2EProject.create({ phases: [{ id: '1', title: 'Only phase' }], script: scriptBySession({ fresh: [write('a.txt', 'a\n'), bash('debussy done --phase 1'), done()] }) });
-    const result = await project.run(['run', project.planArg]);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    const events = await project.journal();
-    expect(eventsOf(events, 'session_started')).toHaveLength(1);
-    expect(eventsOf(events, 'signal')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
-    // The agent's call was answered by the run itself, through its inbox: no node process of its
-    // own wrote the signal.
-    expect(eventsOf(events, 'signal')[0]?.pid).toBe(eventsOf(events, 'run_started')[0]?.pid);
-    expect(eventsOf(events, 'phase_ended')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
-    expect(eventsOf(events, 'run_ended')).toMatchObject([{ status: 'completed', exitCode: 0 }]);
-    expect((await project.git('log', '-1', '--format=%s')).trim()).toBe('debussy: phase 1 Only phase completed');
-    expect(await project.git('show', '--name-only', '--format=', 'HEAD')).toContain('a.txt');
-    const status = await project.run(['status', '--json']);
-    expect(JSON.parse(status.stdout)).toMatchObject({ run: { status: 'completed', phases: { '1': { status: 'completed', attempts: 1, restarts: 0 } } } });
-  });
-});
-
 describe('crossing the context threshold', () => {
-  it('stops before the next model turn, commits, restarts with the checkpoint, completes', async () => {
+  it('stops before the next model turn, commits, restarts with the checkpoint; claude itself runs `debussy done`; exit 0, completed', async () => {
     project = await E2EProject.create({ phases: [{ id: '1', title: 'Restart me', gates: [{ name: 'part1', command: 'test -f part1.txt' }] }], script: restartScript() });
     const result = await project.run(['run', project.planArg]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
 
     // The crossing turn's tool ran; nothing after it did.
     expect(existsSync(path.join(project.dir, 'part1.txt'))).toBe(true);
@@ -98,46 +80,47 @@ describe('crossing the context threshold', () => {
     expect(prompt.indexOf('# debussy checkpoint')).toBeLessThan(prompt.indexOf('You are executing phase 1'));
 
     expect(eventsOf(events, 'session_started')).toHaveLength(2);
-    expect(eventsOf(events, 'phase_ended')).toMatchObject([{ status: 'completed' }]);
-    const status = JSON.parse((await project.run(['status', '--json'])).stdout) as { run: { phases: Record<string, { restarts: number; commits: unknown[]; sessions: { peakContextPercent: number }[] }> } };
-    expect(status.run.phases['1']?.restarts).toBe(1);
-    expect(status.run.phases['1']?.commits.length).toBe(1); // the checkpoint; the second session changed nothing
+    expect(eventsOf(events, 'signal')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
+    // The agent's call was answered by the run itself, through its inbox: no node process of its
+    // own wrote the signal.
+    expect(eventsOf(events, 'signal')[0]?.pid).toBe(eventsOf(events, 'run_started')[0]?.pid);
+    expect(eventsOf(events, 'phase_ended')).toMatchObject([{ phaseId: '1', status: 'completed' }]);
+    expect(eventsOf(events, 'run_ended')).toMatchObject([{ status: 'completed', exitCode: 0 }]);
+    // The restarted session's work is in the phase's own commit.
+    expect((await project.git('log', '-1', '--format=%s')).trim()).toBe('debussy: phase 1 Restart me completed');
+    expect((await project.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe('part2.txt');
+    const status = JSON.parse((await project.run(['status', '--json'])).stdout) as { run: { status: string; phases: Record<string, { status: string; attempts: number; restarts: number; commits: unknown[]; sessions: { peakContextPercent: number }[] }> } };
+    expect(status.run).toMatchObject({ status: 'completed', phases: { '1': { status: 'completed', attempts: 2, restarts: 1 } } });
+    expect(status.run.phases['1']?.commits.length).toBe(2); // the checkpoint, then the phase's completion
     expect(status.run.phases['1']?.sessions[0]?.peakContextPercent).toBeGreaterThanOrEqual(80);
     const text = (await project.run(['status'])).stdout;
     expect(text).toMatch(/1 #1: stopped, peak context 8\d\.\d% \([\d,]+ of 200,000 tokens, limit 160,000 \(context_threshold\)\)/);
     expect(text).toMatch(/1 #2: completed/);
   });
 
-  it('with --context-threshold 90 does not restart', async () => {
-    project = await E2EProject.create({ phases: [{ id: '1', title: 'No restart' }], script: restartScript() });
-    // 82.5% of 200k is under 90%; the default max_context_tokens (160,000) would stop it, so no cap here.
-    const result = await project.run(['run', project.planArg, '--context-threshold', '90', '--max-context-tokens', '0']);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    const events = await project.journal();
-    expect(eventsOf(events, 'context_crossed')).toHaveLength(0);
-    expect(eventsOf(events, 'session_started')).toHaveLength(1);
-    expect(existsSync(path.join(project.dir, 'after-crossing.txt'))).toBe(true);
-  });
   // One-shot mode and max_restarts spent: test/orchestrator/run-loop.test.ts (in process).
 });
 
-describe('the tool-call fallback and flag precedence', () => {
-  it('restarts after tool_call_threshold tool calls; the flag overrides the config file', async () => {
+describe('the tool-call fallback and the context flags', () => {
+  it('restarts after tool_call_threshold tool calls; the flags override the config file; under --context-threshold 90 and --max-context-tokens 0 a turn at 82.5% goes on', async () => {
     project = await E2EProject.create({
       phases: [{ id: '1', title: 'Many tools' }],
-      config: { tool_call_threshold: 50, context_threshold: 95 },
+      // Each of the file's context_threshold 70 and the default cap (160,000) would stop the session at the first turn.
+      config: { tool_call_threshold: 50, context_threshold: 70, max_restarts: 2 },
       script: scriptBySession({
-        fresh: [bash('echo one'), bash('echo two'), bash('touch third-tool.txt', { latencyMs: 1500 }), done()],
+        fresh: [write('part1.txt', 'part one\n', { usage: CROSSING_USAGE }), bash('touch after-crossing.txt'), bash('touch third-tool.txt', { latencyMs: 1500 }), done()],
         checkpoint: [bash('debussy done --phase 1'), done()],
       }),
     });
-    const result = await project.run(['run', project.planArg, '--tool-call-threshold', '2']);
+    const result = await project.run(['run', project.planArg, '--tool-call-threshold', '2', '--context-threshold', '90', '--max-context-tokens', '0']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const events = await project.journal();
+    // The 82.5% turn crossed nothing, so its next tool ran; the second tool call crossed the fallback.
     expect(eventsOf(events, 'context_crossed')).toMatchObject([{ trigger: 'tool_calls', toolCalls: 2, threshold: 2 }]);
-    expect(eventsOf(events, 'restart')).toHaveLength(1);
+    expect(existsSync(path.join(project.dir, 'after-crossing.txt'))).toBe(true);
+    expect(eventsOf(events, 'restart')).toMatchObject([{ restart: 1, maxRestarts: 2 }]);
     expect(existsSync(path.join(project.dir, 'third-tool.txt'))).toBe(false);
-    expect(eventsOf(events, 'run_started')[0]?.options).toMatchObject({ tool_call_threshold: 2, context_threshold: 95 });
+    expect(eventsOf(events, 'run_started')[0]?.options).toMatchObject({ tool_call_threshold: 2, context_threshold: 90, max_restarts: 2 });
   });
 });
 
