@@ -98,6 +98,15 @@ function ranIn(req: RecordedRequest, worker: Worker | undefined): boolean {
   return worker !== undefined && JSON.stringify(req.body).includes(worker.dir);
 }
 
+/**
+ * Whether the scripted server was asked for a phase's turn (the one whose answer is the sleep
+ * waited for): checked in this process before each `ps` of livePids, which then polls only the
+ * moment between that answer and the sleep's start, not the whole run up to it.
+ */
+function asked(which: (req: RecordedRequest) => boolean): boolean {
+  return project?.api.mainRequests().some(which) ?? false;
+}
+
 const DIAMOND: PhaseSpec[] = [
   { id: '1', title: 'Left', gates: [{ name: 'left', command: 'test -f left.txt' }] },
   { id: '2', title: 'Right', gates: [{ name: 'right', command: 'test -f right.txt' }] },
@@ -114,7 +123,7 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
     const { bare } = await queueProject(DIAMOND, (req) => turns[phaseOf(req)]?.[assistantTurns(req)] ?? done());
     const [a, b] = [await startWorker('a'), await startWorker('b')];
     const first = project!.start(['run', project!.planArg, '--queue', redis!.url]);
-    await waitFor('phases 1 and 2 to sleep on the workers at once', () => livePids(/^sleep 8\.1$/).length > 0 && livePids(/^sleep 8\.2$/).length > 0, 45_000);
+    await waitFor('phases 1 and 2 to sleep on the workers at once', () => ['1', '2'].every((id) => asked((r) => phaseOf(r) === id)) && livePids(/^sleep 8\.1$/).length > 0 && livePids(/^sleep 8\.2$/).length > 0, 45_000);
     first.child.kill('SIGINT');
     const stopped = await first.done;
     expect(stopped.code, stopped.stdout + stopped.stderr).toBe(130);
@@ -172,7 +181,7 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
     on.killed = killed;
     const run = project!.start(['run', project!.planArg, '--queue', redis!.url]);
     // The checkpoint commit of phase 1 reaches the remote while its second session sleeps; then its worker dies outright.
-    await waitFor('the checkpoint on the remote and the second session', async () => livePids(/^sleep 24\.1$/).length > 0 && (await git(bare, 'for-each-ref', '--format=%(refname)', 'refs/heads/debussy')).includes('/1'), 45_000);
+    await waitFor('the checkpoint on the remote and the second session', async () => asked((r) => phaseOf(r) === '1' && sessionKind(r) === 'checkpoint' && ranIn(r, killed)) && livePids(/^sleep 24\.1$/).length > 0 && (await git(bare, 'for-each-ref', '--format=%(refname)', 'refs/heads/debussy')).includes('/1'), 45_000);
     const branch1 = (await git(bare, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/debussy')).trim();
     expect(await git(bare, 'show', `${branch1}:part1.txt`)).toBe('part one\n');
     const checkpoint1 = (await git(bare, 'rev-parse', branch1)).trim();
@@ -181,7 +190,7 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
     // A worker that joins takes the job up once the dead one's lock expires; it is stopped by SIGTERM in phase 2.
     const stopped = await startWorker('stopped');
     on.stopped = stopped;
-    await waitFor('phase 2 to sleep on the second worker', () => livePids(/^sleep 25\.1$/).length > 0, 45_000);
+    await waitFor('phase 2 to sleep on the second worker', () => asked((r) => phaseOf(r) === '2' && assistantTurns(r) === 1 && ranIn(r, stopped)) && livePids(/^sleep 25\.1$/).length > 0, 45_000);
     const below = await descendantsOf(stopped.child.pid ?? 0);
     expect(below.length).toBeGreaterThan(0);
     stopped.child.kill('SIGTERM');
@@ -231,7 +240,7 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
       // A lock longer than the outage: the job stays this worker's while Redis is away.
       const worker = await startWorker('steady', restarting, 15_000);
       const run = project!.start(['run', project!.planArg, '--queue', restarting.url]);
-      await waitFor('phase 1 to sleep on the worker', () => livePids(/^sleep 6\.3$/).length > 0, 30_000);
+      await waitFor('phase 1 to sleep on the worker', () => asked((r) => phaseOf(r) === '1') && livePids(/^sleep 6\.3$/).length > 0, 30_000);
       await restarting.restart(2500);
       const result = await run.done;
       expect(result.code, result.stdout + result.stderr + worker.output()).toBe(0);
