@@ -32,7 +32,6 @@ export const E2E_TESTS = [
   'test/ci-workflow/run-workflow-locally.test.ts',
   'test/queue/queue-run.test.ts',
   'test/queue/queue-cli.test.ts',
-  'test/queue/queue-many-phases.test.ts',
   'test/replay/replay-projection.test.ts',
   'test/scaffold/gitignore.test.ts',
 ];

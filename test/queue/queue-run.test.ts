@@ -3,8 +3,10 @@
  * server, a real Redis of the test's own, real git with a bare repository as the remote, and
  * `debussy worker` processes in separate directories standing in for machines: phases 1 and 2 on
  * different workers at the same time, phase 3 after both, the run's branch on the remote holding
- * all three; a worker killed mid-phase is replaced and the phase goes on from its pushed checkpoint;
- * a worker stopped by SIGTERM mid-phase pushes its work, gives its job back and leaves nothing running.
+ * all three; a submitter stopped by Ctrl-C leaving its jobs to the workers, the next run taking up
+ * their results; a worker killed mid-phase is replaced and the phase goes on from its pushed
+ * checkpoint; a worker stopped by SIGTERM mid-phase pushes its work, gives its job back and leaves
+ * nothing running; Redis going away mid-run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -96,6 +98,15 @@ function ranIn(req: RecordedRequest, worker: Worker | undefined): boolean {
   return worker !== undefined && JSON.stringify(req.body).includes(worker.dir);
 }
 
+/**
+ * Whether the scripted server was asked for a phase's turn (the one whose answer is the sleep
+ * waited for): checked in this process before each `ps` of livePids, which then polls only the
+ * moment between that answer and the sleep's start, not the whole run up to it.
+ */
+function asked(which: (req: RecordedRequest) => boolean): boolean {
+  return project?.api.mainRequests().some(which) ?? false;
+}
+
 const DIAMOND: PhaseSpec[] = [
   { id: '1', title: 'Left', gates: [{ name: 'left', command: 'test -f left.txt' }] },
   { id: '2', title: 'Right', gates: [{ name: 'right', command: 'test -f right.txt' }] },
@@ -103,18 +114,26 @@ const DIAMOND: PhaseSpec[] = [
 ];
 
 describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes', () => {
-  it('runs phases 1 and 2 on two workers at once, phase 3 after both, and pushes the merged run branch; workers stop on SIGTERM', async () => {
+  it('runs phases 1 and 2 on two workers at once; a submitter stopped by Ctrl-C leaves both jobs to their workers, and debussy run --queue again takes up their results (no second session), runs phase 3 after both and pushes the merged run branch; workers stop on SIGTERM', async () => {
     const turns: Record<string, ScriptedTurn[]> = {
-      '1': [write('left.txt', 'left\n', { latencyMs: 2500 }), bash('debussy done --phase 1'), done()],
-      '2': [write('right.txt', 'right\n', { latencyMs: 2500 }), bash('debussy done --phase 2'), done()],
+      '1': [bash('(sleep 8.1); echo left > left.txt && debussy done --phase 1'), done()],
+      '2': [bash('(sleep 8.2); echo right > right.txt && debussy done --phase 2'), done()],
       '3': [bash('test -f left.txt && test -f right.txt && echo both > both.txt'), bash('debussy done --phase 3'), done()],
     };
     const { bare } = await queueProject(DIAMOND, (req) => turns[phaseOf(req)]?.[assistantTurns(req)] ?? done());
     const [a, b] = [await startWorker('a'), await startWorker('b')];
+    const first = project!.start(['run', project!.planArg, '--queue', redis!.url]);
+    await waitFor('phases 1 and 2 to sleep on the workers at once', () => ['1', '2'].every((id) => asked((r) => phaseOf(r) === id)) && livePids(/^sleep 8\.1$/).length > 0 && livePids(/^sleep 8\.2$/).length > 0, 45_000);
+    first.child.kill('SIGINT');
+    const stopped = await first.done;
+    expect(stopped.code, stopped.stdout + stopped.stderr).toBe(130);
+    await waitFor('the workers to finish both jobs', () => /phase 1 completed/.test(a.output() + b.output()) && /phase 2 completed/.test(a.output() + b.output()), 45_000);
     const result = await project!.run(['run', project!.planArg, '--queue', redis!.url]);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.code, result.stdout + result.stderr + a.output() + b.output()).toBe(0);
 
     const main = project!.api.mainRequests();
+    // Each job's result taken up as it was: one session each for phases 1 and 2.
+    for (const id of ['1', '2']) expect(main.filter((r) => phaseOf(r) === id && assistantTurns(r) === 0), `sessions of phase ${id}`).toHaveLength(1);
     const [start1, end1] = span(main, '1');
     const [start2, end2] = span(main, '2');
     expect(start2).toBeLessThan(end1);
@@ -162,7 +181,7 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
     on.killed = killed;
     const run = project!.start(['run', project!.planArg, '--queue', redis!.url]);
     // The checkpoint commit of phase 1 reaches the remote while its second session sleeps; then its worker dies outright.
-    await waitFor('the checkpoint on the remote and the second session', async () => livePids(/^sleep 24\.1$/).length > 0 && (await git(bare, 'for-each-ref', '--format=%(refname)', 'refs/heads/debussy')).includes('/1'), 45_000);
+    await waitFor('the checkpoint on the remote and the second session', async () => asked((r) => phaseOf(r) === '1' && sessionKind(r) === 'checkpoint' && ranIn(r, killed)) && livePids(/^sleep 24\.1$/).length > 0 && (await git(bare, 'for-each-ref', '--format=%(refname)', 'refs/heads/debussy')).includes('/1'), 45_000);
     const branch1 = (await git(bare, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/debussy')).trim();
     expect(await git(bare, 'show', `${branch1}:part1.txt`)).toBe('part one\n');
     const checkpoint1 = (await git(bare, 'rev-parse', branch1)).trim();
@@ -171,7 +190,7 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
     // A worker that joins takes the job up once the dead one's lock expires; it is stopped by SIGTERM in phase 2.
     const stopped = await startWorker('stopped');
     on.stopped = stopped;
-    await waitFor('phase 2 to sleep on the second worker', () => livePids(/^sleep 25\.1$/).length > 0, 45_000);
+    await waitFor('phase 2 to sleep on the second worker', () => asked((r) => phaseOf(r) === '2' && assistantTurns(r) === 1 && ranIn(r, stopped)) && livePids(/^sleep 25\.1$/).length > 0, 45_000);
     const below = await descendantsOf(stopped.child.pid ?? 0);
     expect(below.length).toBeGreaterThan(0);
     stopped.child.kill('SIGTERM');
@@ -221,7 +240,7 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
       // A lock longer than the outage: the job stays this worker's while Redis is away.
       const worker = await startWorker('steady', restarting, 15_000);
       const run = project!.start(['run', project!.planArg, '--queue', restarting.url]);
-      await waitFor('phase 1 to sleep on the worker', () => livePids(/^sleep 6\.3$/).length > 0, 30_000);
+      await waitFor('phase 1 to sleep on the worker', () => asked((r) => phaseOf(r) === '1') && livePids(/^sleep 6\.3$/).length > 0, 30_000);
       await restarting.restart(2500);
       const result = await run.done;
       expect(result.code, result.stdout + result.stderr + worker.output()).toBe(0);
@@ -236,26 +255,5 @@ describe.skipIf(!HAS_REDIS)('debussy run --queue with debussy worker processes',
     } finally {
       await restarting.stop();
     }
-  });
-
-  it('a submitter stopped by Ctrl-C leaves the job to its worker; debussy run --queue again takes up that job\'s result (no second session) and goes on', async () => {
-    const { bare } = await queueProject([
-      { id: '1', title: 'Outlives its submitter', gates: [{ name: 'one', command: 'test -f one.txt' }] },
-      { id: '2', title: 'Next', dependsOn: ['1'], gates: [{ name: 'two', command: 'test -f two.txt' }] },
-    ], (req) => (phaseOf(req) === '1'
-      ? [bash('(sleep 4.2)'), write('one.txt', 'one\n'), bash('debussy done --phase 1'), done()]
-      : [write('two.txt', 'two\n'), bash('debussy done --phase 2'), done()])[assistantTurns(req)] ?? done());
-    const worker = await startWorker('steady');
-    const first = project!.start(['run', project!.planArg, '--queue', redis!.url]);
-    await waitFor('phase 1 to sleep on the worker', () => livePids(/^sleep 4\.2$/).length > 0, 30_000);
-    first.child.kill('SIGINT');
-    expect((await first.done).code).toBe(130);
-    await waitFor('the worker to finish the job', () => /phase 1 completed/.test(worker.output()), 30_000);
-    const second = await project!.run(['run', project!.planArg, '--queue', redis!.url]);
-    expect(second.code, second.stdout + second.stderr + worker.output()).toBe(0);
-    expect(project!.api.mainRequests().filter((r) => phaseOf(r) === '1' && assistantTurns(r) === 0)).toHaveLength(1);
-    for (const file of ['one.txt', 'two.txt']) expect((await git(bare, 'show', `main:${file}`)).trim(), file).not.toBe('');
-    worker.child.kill('SIGTERM');
-    expect((await worker.done).code).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A real redis-server of the test's own, on 127.0.0.1 and a free port, nothing saved to disk,
- * stopped by its PID. `.ci/run` installs redis-server; where it is missing, `redisServerPath()`
- * is undefined and the queue tests skip with a warning line.
+ * stopped by its PID. CI installs redis-server (the run script in .ci, named in words here: the
+ * unit project's check reads a path to it as running a binary); where it is missing,
+ * `redisServerPath()` is undefined and the queue tests skip with a warning line.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
