@@ -41,6 +41,9 @@ describe('interrupted, then resumed', () => {
     project = p;
     const first = p.start(['run', p.planArg]);
     await waitFor('the agent to run sleep 26', () => livePids(/^sleep 26$/).length > 0);
+    // The tool runs as soon as claude streams its call; debussy may read that line a moment later
+    // under load, and the prompt can only hold what the log holds when debussy dies.
+    await waitFor('the session log to show the sleep', () => /\(sleep 26\)/.test(p.sessionLogs()));
     first.child.kill('SIGKILL');
     await first.done;
     expect(eventsOf(await p.journal(), 'session_ended')).toEqual([]); // nothing recorded the session's end
