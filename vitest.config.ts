@@ -44,7 +44,8 @@ export default defineConfig({
     // sleeps, timeouts): with two files at a time the two cores stood idle 17% of a full run, with
     // three 5% (measured: 661 s, then 553 s of vitest for the same suite, the CPU the same). Four,
     // once files shared workers (below), took 362 s instead of 420 s, but the extra load made
-    // timing-bound tests of the real claude flaky: 3 of 5 full runs failed one (2026-11-27).
+    // timing-bound tests of the real claude flaky: 3 of 5 full runs failed one (2026-11-27). With
+    // fewer real-binary runs since, four took 311 s against three's 327 s: too little for the risk.
     maxWorkers: 3,
     // As many from the start: with fewer, vitest's pool ends an idle extra worker while a file is
     // still queued on it ("Terminating worker thread", rc 1) when files share workers (below).
