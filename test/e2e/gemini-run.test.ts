@@ -1,8 +1,9 @@
 /**
  * `debussy run --agent gemini` through the real binaries: debussy's bin, the real gemini (0.61.0)
- * against the scripted Gemini server, real git. The agent works, signals with the `debussy` on its
- * PATH, debussy verifies the gates and commits; a second run's phase crosses the context threshold
- * (measured from gemini's chat file) and restarts from a checkpoint, as with Claude Code.
+ * against the scripted Gemini server, real git. One run: its first session records progress and
+ * crosses the context threshold (measured from gemini's chat file), so it restarts from a checkpoint,
+ * as with Claude Code; the second works, signals with the `debussy` on its PATH, debussy verifies the
+ * gates and commits.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -37,68 +38,67 @@ function debussy(dir: string, args: string[], env: Record<string, string>): Prom
 
 const write = (file: string, text: string, id: string) => shellCall(`mkdir -p ${path.dirname(file)} && printf '%s\\n' '${text}' > ${file}`, id);
 
+/**
+ * Recorded by the first session with `debussy progress`; the restart's checkpoint must carry it. Its
+ * command spells it otherwise (the checkpoint also quotes the session's last command).
+ */
+const PROGRESS = 'recorded by GEMINI';
+
 async function journal(dir: string) {
   const run = await latestRun(dir);
   return (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
 }
 
 describe('debussy run --agent gemini', () => {
-  it('runs a phase through the real gemini: the work is committed, the signal reaches the run, the gates decide', async () => {
-    const script: GeminiTurn[] = [
-      { kind: 'calls', calls: [write('src/hello.txt', 'hello', 'call_write')], text: 'Writing the file.' },
-      { kind: 'calls', calls: [shellCall('debussy done --phase 1', 'call_done')] },
-      { kind: 'text', text: 'Phase 1 is done.' },
-    ];
+  // One run shows both: its first session crosses the context threshold and is restarted from a
+  // checkpoint; the second does the work, signals with the `debussy` on its PATH, the gates decide.
+  it('runs a phase through the real gemini: a restart from a checkpoint once the context crosses the threshold (no tool runs after the crossing), then the work is committed, the signal reaches the run, the gates decide', async () => {
+    const sent = (req: RecordedGeminiRequest) => JSON.stringify(req.body);
+    // Answered by what each request holds: a stop can leave a scripted reply unasked.
+    const script = (req: RecordedGeminiRequest): GeminiTurn => {
+      const body = sent(req);
+      if (body.includes(CHECKPOINT_HEADING)) {
+        if (body.includes('call_done')) return { kind: 'text', text: 'Phase 1 is done.' };
+        if (body.includes('call_write')) return { kind: 'calls', calls: [shellCall('debussy done --phase 1', 'call_done')] };
+        return { kind: 'calls', calls: [write('src/hello.txt', 'hello', 'call_write')], text: 'Writing the file.' };
+      }
+      // Would run after the crossing: the stop must come first.
+      if (body.includes('call_b')) return { kind: 'calls', calls: [write('c.txt', 'third', 'call_c')] };
+      // Its context is above 40% of the 1,048,576-token window: the session stops after its tool.
+      if (body.includes('call_a')) return { kind: 'calls', calls: [write('b.txt', 'second', 'call_b')], usage: { promptTokenCount: 500_000, cachedContentTokenCount: 400_000 } };
+      return { kind: 'calls', calls: [shellCall(`who=GEMINI && debussy progress --phase 1 --message "recorded by $who" && printf '%s\\n' first > a.txt`, 'call_a')] };
+    };
     const server = await useScriptedGemini({ script });
     const home = useGeminiHome();
-    const dir = await project([{ id: '1', title: 'Hello', gates: [{ name: 'hello', command: 'test -f src/hello.txt' }] }]);
+    const gate = { name: 'all', command: 'test -f a.txt && test -f b.txt && test -f src/hello.txt' };
+    const dir = await project([{ id: '1', title: 'Three files', gates: [gate] }], { context_threshold: 40, max_context_tokens: 0 });
     const result = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], geminiEnv(home, server));
     if (result.status !== 0) console.log(result.stdout, result.stderr);
     expect(result.stderr + result.stdout).not.toMatch(/\n\s+at .*\.js:\d+/);
     expect(result.status).toBe(0);
     const events = await journal(dir);
-    expect(events.filter((e) => e.type === 'signal')).toEqual([expect.objectContaining({ phaseId: '1', status: 'completed' })]);
-    expect(events.filter((e) => e.type === 'gate_result')).toEqual([expect.objectContaining({ name: 'hello', passed: true })]);
-    const ended = events.find((e) => e.type === 'session_ended');
-    expect(ended).toMatchObject({ outcome: 'completed' });
-    // gemini reports no cost: debussy prices its calls with Google's list prices.
-    expect((ended as { costUsd?: number } | undefined)?.costUsd ?? 0).toBeGreaterThan(0);
-    expect(await git(dir, 'log', '--format=%s', '-1')).toContain('phase 1');
-    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('src/hello.txt');
-    // The user's own gemini settings were read, never written.
-    expect(YAML.parse(await import('node:fs').then((fs) => fs.readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8')))).toEqual({ security: { auth: { selectedType: 'gemini-api-key' } } });
-  });
-
-  it('restarts a session that crosses the context threshold, from a checkpoint: no tool runs after the crossing', async () => {
-    const sent = (req: RecordedGeminiRequest) => JSON.stringify(req.body);
-    // Answered by what each request holds: a stop can leave a scripted reply unasked.
-    const script = (req: RecordedGeminiRequest): GeminiTurn => {
-      const body = sent(req);
-      if (body.includes(CHECKPOINT_HEADING)) return body.includes('call_done') ? { kind: 'text', text: 'Done.' } : { kind: 'calls', calls: [shellCall('debussy done --phase 1', 'call_done')] };
-      // Would run after the crossing: the stop must come first.
-      if (body.includes('call_b')) return { kind: 'calls', calls: [write('c.txt', 'third', 'call_c')] };
-      // Its context is above 40% of the 1,048,576-token window: the session stops after its tool.
-      if (body.includes('call_a')) return { kind: 'calls', calls: [write('b.txt', 'second', 'call_b')], usage: { promptTokenCount: 500_000, cachedContentTokenCount: 400_000 } };
-      return { kind: 'calls', calls: [write('a.txt', 'first', 'call_a')] };
-    };
-    const server = await useScriptedGemini({ script });
-    const home = useGeminiHome();
-    const dir = await project([{ id: '1', title: 'Two files', gates: [{ name: 'both', command: 'test -f a.txt && test -f b.txt' }] }], { context_threshold: 40, max_context_tokens: 0 });
-    const result = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], geminiEnv(home, server));
-    if (result.status !== 0) console.log(result.stdout, result.stderr);
-    expect(result.status).toBe(0);
-    const events = await journal(dir);
     expect(events.filter((e) => e.type === 'context_crossed')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'restart')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'session_started')).toHaveLength(2);
-    expect(events.find((e) => e.type === 'session_ended')).toMatchObject({ outcome: 'stopped' });
-    // The second session began with the checkpoint, which names the first session's files.
+    expect(events.filter((e) => e.type === 'signal')).toEqual([expect.objectContaining({ phaseId: '1', status: 'completed' })]);
+    expect(events.filter((e) => e.type === 'gate_result')).toEqual([expect.objectContaining({ name: 'all', passed: true })]);
+    const ended = events.filter((e) => e.type === 'session_ended');
+    expect(ended).toMatchObject([{ outcome: 'stopped' }, { outcome: 'completed' }]);
+    // gemini reports no cost: debussy prices its calls with Google's list prices.
+    expect((ended[1] as { costUsd?: number } | undefined)?.costUsd ?? 0).toBeGreaterThan(0);
+    // The second session began with the checkpoint, which names the first session's files and the progress it recorded.
     const resumed = server.modelRequests().find((req) => sent(req).includes(CHECKPOINT_HEADING));
     expect(sent(resumed!)).toContain('a.txt');
+    expect(sent(resumed!)).toContain(PROGRESS);
+    // The phase's commit holds the second session's work only.
+    expect(await git(dir, 'log', '--format=%s', '-1')).toContain('phase 1');
+    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('src/hello.txt');
     // The crossing call's own tool finished (b.txt); nothing after it ran (no c.txt), and both files went into the checkpoint commit.
-    expect(await git(dir, 'log', '--format=%s', '-1')).toMatch(/^debussy: checkpoint phase 1 \(restart 1\/3, context \d+%\)/);
-    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim().split('\n').sort()).toEqual(['a.txt', 'b.txt']);
+    expect(await git(dir, 'log', '--format=%s', '-1', 'HEAD~1')).toMatch(/^debussy: checkpoint phase 1 \(restart 1\/3, context \d+%\)/);
+    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD~1')).trim().split('\n').sort()).toEqual(['a.txt', 'b.txt']);
     expect(await git(dir, 'ls-files', 'c.txt')).toBe('');
+    // The user's own gemini settings were read, never written.
+    expect(YAML.parse(await import('node:fs').then((fs) => fs.readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8')))).toEqual({ security: { auth: { selectedType: 'gemini-api-key' } } });
   });
 
   it('without gemini: one line naming the command and how to install it, exit 3, nothing started', async () => {
