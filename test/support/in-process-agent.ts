@@ -29,8 +29,11 @@ export type ScriptStep =
   | { end: 'success' | 'error'; text?: string; costUsd?: number }
   /** The process dies without a result. */
   | { crash: number }
-  /** The CLI gives up on the API: its error message, then an error result. */
-  | { apiError: number; errorType?: string; text: string }
+  /**
+   * The CLI gives up on the API: its error message, then an error result; `terminalReason` is the
+   * result's (default 'api_error'; the gemini driver reports an overflow as 'prompt_too_long').
+   */
+  | { apiError: number; errorType?: string; text: string; terminalReason?: string }
   /** A subscription's usage limit is hit (resetsAt in unix seconds). */
   | { usageLimit: number }
   /** The session hangs here until it is stopped. */
@@ -208,7 +211,7 @@ class ScriptedSession implements AgentSession {
       } else if ('apiError' in step) {
         apiError = { type: 'api_error', errorType: step.errorType ?? 'api_error', text: step.text };
         this.emit(apiError);
-        result = { type: 'result', subtype: 'success', isError: true, apiErrorStatus: step.apiError, terminalReason: 'api_error', text: step.text, sessionId, costUsd: 0, inputTokens: 0, outputTokens: 0 };
+        result = { type: 'result', subtype: 'success', isError: true, apiErrorStatus: step.apiError, terminalReason: step.terminalReason ?? 'api_error', text: step.text, sessionId, costUsd: 0, inputTokens: 0, outputTokens: 0 };
         this.emit(result);
         outcome = 'api_error';
         exitCode = 1;
