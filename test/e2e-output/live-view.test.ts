@@ -63,62 +63,50 @@ describe.runIf(hasTmux())('the live view in a terminal', () => {
     expect(end).not.toContain('To resume');
     // The status area is gone: no rule or gauge is left on the screen.
     expect(end).not.toMatch(/─{20}/);
+    expect(end).not.toContain('E2E Plan · phase 1 (1/1)');
     expect(end).not.toMatch(/context [█░│]+/);
     expect(eventsOf(await project.journal(), 'restart')).toHaveLength(1);
   });
 });
 
-describe.runIf(hasTmux())('a CJK-titled plan in the live view', () => {
-  it('measures the title by display width: the area is redrawn in place and leaves no stale line', async () => {
-    // 34 wide characters: 68 columns, more than the room the header line has at this width.
+describe.runIf(hasTmux())('a CJK-titled plan in the live view, resized, then Ctrl-C', () => {
+  it('measures the title by display width, redraws the area in place at each width, keeps the signal message above it, then clears it and tells how to resume', async () => {
+    // 34 wide characters: 68 columns, more than the room the header line has at either width.
     const title = '請求サービスの設計と実装を行う段階日本語の長い題名で表示幅を試験する';
-    const width = 72;
+    const [width, narrower] = [80, 72];
     project = await E2EProject.create({
       phases: [{ id: '1', title }],
-      script: scriptBySession({ fresh: [bash('echo 一'), bash('echo 二'), bash('echo 三'), bash('(sleep 4)'), bash('debussy done --phase 1'), { kind: 'text', text: 'Phase finished.' }] }),
+      script: scriptBySession({ fresh: [bash('echo 一'), bash('echo 二'), bash('echo 三'), bash('(sleep 23)'), bash('debussy done --phase 1'), { kind: 'text', text: 'Phase finished.' }] }),
     });
     screen = await TmuxScreen.start({
       command: [process.execPath, DEBUSSY_BIN, 'run', project.planArg], cwd: project.dir, env: outputEnv(project, {}), width, height: HEIGHT,
     });
-    const { matched, screens } = await screen.watch((s) => s.some((l) => l.includes('› Bash: (sleep 4)')), { timeoutMs: 45_000 });
-    expect(matched, `never saw the last step; last screen:\n${(screens.at(-1) ?? []).join('\n')}`).toBeDefined();
-    // Every screen seen while the area was redrawn: one rule, one header, nothing wider than the terminal.
-    for (const seen of [...screens, matched ?? []]) {
+    const running = await screen.watch((s) => s.some((l) => l.includes('1 › Bash: (sleep 23)')), { timeoutMs: 45_000 });
+    expect(running.matched, `never saw the last step; last screen:\n${(running.screens.at(-1) ?? []).join('\n')}`).toBeDefined();
+    /** One rule (or none yet), at most one header, nothing wider than the terminal. */
+    const inPlace = (seen: string[], columns: number) => {
       expect(seen.filter((l) => /─{20}/.test(l)), seen.join('\n')).toHaveLength(seen.some((l) => /─{20}/.test(l)) ? 1 : 0);
       expect(seen.filter((l) => l.includes('E2E Plan · phase 1 (1/1)')).length, seen.join('\n')).toBeLessThanOrEqual(1);
-      for (const line of seen) expect(visibleWidth(line), line).toBeLessThanOrEqual(width);
-    }
-    const header = (matched ?? []).find((l) => l.includes('E2E Plan · phase 1 (1/1)')) ?? '';
+      for (const line of seen) expect(visibleWidth(line), line).toBeLessThanOrEqual(columns);
+    };
+    // Every screen seen while the area was redrawn for each step.
+    for (const seen of [...running.screens, running.matched ?? []]) inPlace(seen, width);
+    const header = (running.matched ?? []).find((l) => l.includes('E2E Plan · phase 1 (1/1)')) ?? '';
     expect(header).toMatch(/E2E Plan · phase 1 \(1\/1\): 請求サービス/);
 
-    expect(await screen.waitForExit(45_000)).toBe(0);
-    const end = (await screen.capture()).join('\n');
-    expect(end).not.toMatch(/─{20}/);
-    expect(end).not.toContain('E2E Plan · phase 1 (1/1)');
-    expect(end).not.toMatch(/context [█░│]+/);
-  });
-});
-
-describe.runIf(hasTmux())('Ctrl-C in the live view', () => {
-  it('keeps the signal message above the area, then clears the area and tells how to resume', async () => {
-    project = await E2EProject.create({
-      phases: [{ id: '1', title: 'Interrupt me' }],
-      script: scriptBySession({ fresh: [bash('(sleep 23)'), bash('debussy done --phase 1'), { kind: 'text', text: 'Phase finished.' }] }),
-    });
-    screen = await TmuxScreen.start({
-      command: [process.execPath, DEBUSSY_BIN, 'run', project.planArg], cwd: project.dir, env: outputEnv(project, {}), width: WIDTH, height: HEIGHT,
-    });
-    const running = await screen.watch((s) => s.some((l) => l.includes('1 › Bash: (sleep 23)')), { timeoutMs: 45_000 });
-    expect(running.matched, (running.screens.at(-1) ?? []).join('\n')).toBeDefined();
-
     // Narrower: the area is drawn again at the new width, once, with nothing left of the old one.
-    await screen.resize(72, HEIGHT);
-    const narrow = await screen.watch((s) => s.some((l) => /^─{71}$/.test(l)), { timeoutMs: 10_000 });
+    await screen.resize(narrower, HEIGHT);
+    const narrow = await screen.watch((s) => s.some((l) => new RegExp(`^─{${narrower - 1}}$`).test(l)), { timeoutMs: 10_000 });
     expect(narrow.matched, (narrow.screens.at(-1) ?? []).join('\n')).toBeDefined();
     const afterResize = narrow.matched ?? [];
     expect(afterResize.filter((l) => /─{20}/.test(l))).toHaveLength(1);
     expect(afterResize.filter((l) => l.includes('E2E Plan · phase 1 (1/1)'))).toHaveLength(1);
-    for (const line of afterResize) expect(line.length).toBeLessThanOrEqual(72);
+    inPlace(afterResize, narrower);
+    // The next redraws at the new width (the clock's, once a second) stay in place too.
+    const headerOf = (seen: string[]) => seen.find((l) => l.includes('E2E Plan · phase 1 (1/1)'));
+    const ticked = await screen.watch((s) => headerOf(s) !== undefined && headerOf(s) !== headerOf(afterResize), { timeoutMs: 10_000 });
+    expect(ticked.matched, (ticked.screens.at(-1) ?? []).join('\n')).toBeDefined();
+    for (const seen of ticked.screens) inPlace(seen, narrower);
 
     await screen.sendKeys('C-c');
 
@@ -129,6 +117,7 @@ describe.runIf(hasTmux())('Ctrl-C in the live view', () => {
     // One copy of the message, not overwritten, and no piece of the status area left anywhere.
     expect(end.filter((l) => l.includes('SIGINT received'))).toHaveLength(1);
     expect(text).not.toMatch(/─{20}/);
+    expect(text).not.toContain('E2E Plan · phase 1 (1/1)');
     expect(text).not.toMatch(/context [█░│]+/);
     expect(text).toMatch(/\n1 +in_progress +1 +0 /);
     expect(end.filter((l) => l !== '').at(-1)).toBe('To resume: debussy run plans/e2e/MASTER_PLAN.md');

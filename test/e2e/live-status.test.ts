@@ -5,7 +5,9 @@
  * against the scripted server; status runs as a second process, as a person would run it. Its
  * Next line after an interrupted run: test/orchestrator/status-next-after-interrupt.test.ts.
  */
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listRuns, liveSessionPath, readLiveSession, type LiveSession } from '../../src/state/index.js';
 import { E2EProject } from './e2e-project.js';
 import { waitFor } from './processes.js';
 import { firstUserText } from '../support/scripted-api.js';
@@ -21,6 +23,12 @@ interface StatusJson {
   run: { status: string; phases: Record<string, { progress: { message: string }[] }> };
   next: string;
   live: { phaseId: string; sessionIndex: number; contextTokens: number; contextWindow: number; toolCalls: number; costUsd: number; costEstimated: boolean } | null;
+}
+
+/** The running session's figures as the run last wrote them for status (state/live-session.ts). */
+async function liveFigures(dir: string): Promise<LiveSession | undefined> {
+  const newest = (await listRuns(dir))[0];
+  return newest === undefined ? undefined : readLiveSession(liveSessionPath(path.join(newest.dir, 'sessions')));
 }
 
 describe('debussy status during a run', () => {
@@ -46,6 +54,10 @@ describe('debussy status during a run', () => {
 
     const run = p.start(['run', p.planArg]);
     let status: StatusJson | undefined;
+    // The run's own figures file (rewritten at most every 2 s) read here first, until it counts the
+    // third tool call: each look through `debussy status` starts the binary, which the run's first
+    // seconds need not pay for.
+    await waitFor('the live figures to count three tool calls', async () => ((await liveFigures(p.dir))?.toolCalls ?? 0) >= 3, 45_000);
     await waitFor('status to show the live session with its progress', async () => {
       const result = await p.run(['status', '--json']);
       if (result.code !== 0) return false;

@@ -6,7 +6,7 @@
  * dry run prints after `debussy init` in an npm project, through the built binary.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bashVerdict, type PermissionSettings } from '../../src/permissions/rule-check.js';
@@ -32,6 +32,21 @@ function commandProject(): string {
   return dir;
 }
 
+/**
+ * `npm` and `npx` that only say they ran, first on the session's PATH: what is checked is which
+ * commands claude lets run, not what they do, and each real start of npm costs 0.2-0.5 s of CPU
+ * (npx tsc would also look the package up).
+ */
+function stubbedTools(): string {
+  const temp = tempDir('debussy-permission-stubs-');
+  cleanups.push(() => temp.cleanup());
+  for (const tool of ['npm', 'npx']) {
+    writeFileSync(path.join(temp.dir, tool), `#!/bin/sh\necho "${tool} (stub) $*"\n`);
+    chmodSync(path.join(temp.dir, tool), 0o755);
+  }
+  return temp.dir;
+}
+
 /** Runs every command as a Bash tool call in one real claude session; the commands claude refused. */
 async function refusedByClaude(settings: PermissionSettings, commands: readonly string[]): Promise<string[]> {
   const dir = commandProject();
@@ -45,7 +60,9 @@ async function refusedByClaude(settings: PermissionSettings, commands: readonly 
     ...(settings.mode === undefined ? [] : ['--permission-mode', settings.mode]),
     ...settings.allowedTools.flatMap((rule) => ['--allowedTools', rule]),
   ];
-  const child = spawn(CLAUDE_BIN, args, { cwd: dir, env: claudeEnv(api.url, config.dir), stdio: ['pipe', 'pipe', 'pipe'] });
+  const stubs = stubbedTools();
+  const env = claudeEnv(api.url, config.dir);
+  const child = spawn(CLAUDE_BIN, args, { cwd: dir, env: { ...env, PATH: `${stubs}${path.delimiter}${env.PATH ?? ''}` }, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.end('go');
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

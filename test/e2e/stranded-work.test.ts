@@ -7,7 +7,7 @@
  * test/verification/interrupted-end-check.test.ts, test/orchestrator/agent-deletes-run-files.test.ts,
  * test/git/run-commit-hooks.test.ts.
  */
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { E2EProject, eventsOf } from './e2e-project.js';
@@ -39,10 +39,11 @@ describe('spend after kill -9', () => {
       }),
     });
     const first = project.start(['run', project.planArg, '--max-cost', '0.32']);
-    await waitFor('the agent to run sleep 27.53', () => livePids(/^sleep 27\.53$/).length > 0);
     // Its third turn's usage read from claude's stdout into the stream log: under load, claude can
-    // start the tool before debussy has read the lines, and a kill -9 then takes them with it.
+    // start the tool before debussy has read the lines, and a kill -9 then takes them with it. That
+    // wait (a read of the logs here) comes first, so `ps` polls only the moment before the sleep.
     await waitFor('the stream log to hold the third turn', () => project?.sessionLogs('.stream.ndjson').includes('sleep 27.53') === true);
+    await waitFor('the agent to run sleep 27.53', () => livePids(/^sleep 27\.53$/).length > 0);
     first.child.kill('SIGKILL');
     await first.done;
 
@@ -77,10 +78,12 @@ describe('commits through hooks', () => {
         checkpoint: [bash('debussy done --phase 1'), done()],
       }),
     });
-    installPreCommitHook(project, 'if [ -f .git/slow-hook ]; then sleep 29.41; fi\nexit 0');
+    // The hook says it started (a file, read here) before `ps` is polled for its sleep.
+    installPreCommitHook(project, 'if [ -f .git/slow-hook ]; then touch .git/slow-hook-started; sleep 29.41; fi\nexit 0');
     writeFileSync(path.join(project.dir, '.git/slow-hook'), '');
     const base = (await project.git('rev-parse', 'HEAD')).trim();
     const first = project.start(['run', project.planArg]);
+    await waitFor('the pre-commit hook to start', () => existsSync(path.join(project?.dir ?? '', '.git/slow-hook-started')));
     await waitFor('the pre-commit hook to run sleep 29.41', () => livePids(/^sleep 29\.41$/).length > 0);
     first.child.kill('SIGKILL');
     await first.done;
