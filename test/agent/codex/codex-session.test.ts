@@ -111,9 +111,12 @@ describe('codex session through app-server', () => {
     expect(ofType(events, 'tool_result')).toEqual([{ type: 'tool_result', toolUseId: 'call_sleep', isError: false, text: 'slept\n' }]);
     expect(end).toMatchObject({ outcome: 'stopped', exitCode: 0, stopRequested: true, stopReason: 'context threshold', sawResult: true });
     expect(end.result).toMatchObject({ subtype: 'interrupted', isError: true });
-    // At most the request after the tool went out (and was aborted); it ran nothing.
+    // At most the request after the tool went out; it ran nothing. The scripted model answers at
+    // once, so under load its response can complete before the interrupt lands (1 CI run in 5,
+    // 2026-11-27): then its usage is reported, and counted, too, and its tool is refused above.
     expect(server.responseRequests().length).toBeLessThanOrEqual(2);
-    expect(ofType(events, 'usage')).toHaveLength(1);
+    expect(ofType(events, 'usage').length).toBeLessThanOrEqual(server.responseRequests().length);
+    expect(ofType(events, 'usage').length).toBeGreaterThanOrEqual(1);
   });
 
   it('stops at once during a tool when asked to (immediate): the turn is interrupted and the tool killed', async () => {
