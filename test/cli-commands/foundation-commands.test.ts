@@ -9,8 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { captureCommand } from '../support/loop-output.js';
 
 const VALID_PLAN = path.resolve(import.meta.dirname, '../fixtures/plans/valid');
 const plan = 'plans/valid/MASTER_PLAN.md';
@@ -27,35 +28,18 @@ function git(cwd: string, ...args: string[]): string {
   return result.stdout.trim();
 }
 
-const SESSION_KEYS = ['DEBUSSY_RUN_ID', 'DEBUSSY_ATTEMPT_ID', 'DEBUSSY_PROJECT_ROOT', 'DEBUSSY_PLAN', 'DEBUSSY_PHASE_ID'];
-
 /**
  * `debussy ARGS` in `cwd`, in this process: what it wrote on stdout and stderr, and the exit code
- * it set. One at a time (the tests of this file are not concurrent): it changes the directory and
- * the environment for the command's time, and restores them.
+ * it set (restored after).
  */
 async function debussy(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CommandResult> {
-  const saved = { cwd: process.cwd(), exitCode: process.exitCode, env: { ...process.env } };
-  let stdout = '';
-  let stderr = '';
-  const text = (chunk: string | Uint8Array): string => (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += text(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += text(chunk)), true));
-  // A test run inside a debussy session must not join that session's run.
-  for (const key of SESSION_KEYS) delete process.env[key];
-  Object.assign(process.env, options.env);
+  const savedExitCode = process.exitCode;
   process.exitCode = undefined;
-  process.chdir(options.cwd);
   try {
-    await main(['node', 'debussy', ...args]);
+    const { stdout, stderr } = await captureCommand(options.cwd, () => main(['node', 'debussy', ...args]), options.env);
     return { code: Number(process.exitCode ?? 0), stdout, stderr };
   } finally {
-    process.chdir(saved.cwd);
-    process.exitCode = saved.exitCode;
-    for (const key of Object.keys(process.env)) if (!(key in saved.env)) delete process.env[key];
-    Object.assign(process.env, saved.env);
-    out.mockRestore();
-    err.mockRestore();
+    process.exitCode = savedExitCode;
   }
 }
 

@@ -23,11 +23,54 @@ export function printedRun(out: LoopOutcome): string {
 }
 
 /**
- * One status at a time: the command reads the working directory and writes to process.stdout.
+ * One command at a time: a command reads the working directory and writes to process.stdout.
  * Meanwhile the worker's cwd is the project's (vitest's forks pool allows chdir; threads would
  * not): a concurrent run's message built relative to the cwd would read differently then.
  */
-let statusQueue: Promise<unknown> = Promise.resolve();
+let commandQueue: Promise<unknown> = Promise.resolve();
+
+/** The variables that put a command inside a debussy session (a test run from one must not join its run). */
+const SESSION_VARS = ['DEBUSSY_RUN_ID', 'DEBUSSY_ATTEMPT_ID', 'DEBUSSY_PROJECT_ROOT', 'DEBUSSY_PLAN', 'DEBUSSY_PHASE_ID'];
+
+/** What a command wrote: each stream, and both in the order written (as a terminal shows them). */
+export interface CapturedOutput {
+  stdout: string;
+  stderr: string;
+  both: string;
+}
+
+/**
+ * Runs `command` as if in `dir`, outside any debussy session and with `env` added, and captures
+ * what it writes; the directory and the environment are restored after, and commands run one at
+ * a time (commandQueue).
+ */
+export function captureCommand(dir: string, command: () => Promise<unknown>, env: Record<string, string> = {}): Promise<CapturedOutput> {
+  const next = commandQueue.then(async () => {
+    const saved = { cwd: process.cwd(), env: { ...process.env } };
+    const output: CapturedOutput = { stdout: '', stderr: '', both: '' };
+    const capture = (stream: 'stdout' | 'stderr') => vi.spyOn(process[stream], 'write').mockImplementation((chunk: string | Uint8Array) => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      output[stream] += text;
+      output.both += text;
+      return true;
+    });
+    const spies = [capture('stdout'), capture('stderr')];
+    for (const name of SESSION_VARS) delete process.env[name];
+    Object.assign(process.env, env);
+    process.chdir(dir);
+    try {
+      await command();
+    } finally {
+      process.chdir(saved.cwd);
+      for (const name of Object.keys(process.env)) if (!(name in saved.env)) delete process.env[name];
+      Object.assign(process.env, saved.env);
+      for (const spy of spies) spy.mockRestore();
+    }
+    return output;
+  });
+  commandQueue = next.catch(() => undefined);
+  return next;
+}
 
 /** What `debussy status` (or `status --json`) prints in the project at `dir`, as if run there. */
 export function statusOutput(dir: string, options: { json?: boolean } = {}): Promise<string> {
@@ -37,37 +80,11 @@ export function statusOutput(dir: string, options: { json?: boolean } = {}): Pro
 /**
  * What a debussy command (its default export, e.g. `() => historyCommand({ limit: '10' })`) prints
  * on stdout (and stderr too with `withStderr`, as a terminal shows both) in the project at `dir`,
- * as if run there; one command at a time (statusQueue).
+ * as if run there.
  */
-export function commandStdout(dir: string, command: () => Promise<unknown>, options: { withStderr?: boolean } = {}): Promise<string> {
-  const next = statusQueue.then(async () => {
-    const cwd = process.cwd();
-    let text = '';
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-      return true;
-    });
-    const writeErr = options.withStderr === true
-      ? vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-        return true;
-      })
-      : undefined;
-    const root = process.env.DEBUSSY_PROJECT_ROOT;
-    delete process.env.DEBUSSY_PROJECT_ROOT;
-    process.chdir(dir);
-    try {
-      await command();
-    } finally {
-      process.chdir(cwd);
-      if (root !== undefined) process.env.DEBUSSY_PROJECT_ROOT = root;
-      write.mockRestore();
-      writeErr?.mockRestore();
-    }
-    return text;
-  });
-  statusQueue = next.catch(() => undefined);
-  return next;
+export async function commandStdout(dir: string, command: () => Promise<unknown>, options: { withStderr?: boolean } = {}): Promise<string> {
+  const output = await captureCommand(dir, command);
+  return options.withStderr === true ? output.both : output.stdout;
 }
 
 /**
