@@ -7,7 +7,7 @@
  * installs it its own way (claude/session-settings.ts, codex/codex-command.ts, gemini/gemini-launch.ts).
  * codex's guard is call-aware: the stop file lists the calls that may still run (stopGuardByCallCommand).
  */
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { shellQuote } from '../text/shell-quote.js';
@@ -47,13 +47,27 @@ export function stopGuardByCallCommand(stopFile: string): string {
 }
 
 /**
- * The guard for an agent whose hook can end its whole loop (gemini's BeforeTool): once `stopFile`
- * exists it prints `{"continue": false, "stopReason": ...}`, and the CLI runs no tool and ends the
- * run with a result, instead of handing the refusal to the model as exit 2 would.
+ * The guard for an agent whose hook can end its whole loop (gemini's BeforeTool), call-aware by
+ * the call's input: once `stopFile` exists it lets through only a call whose hook input ends with
+ * one of the file's lines, each line at most once (a token directory `<stopFile>.d/<line number>`
+ * made with mkdir, which only one process can make), and answers any other call
+ * `{"continue": false, "stopReason": ...}`: the CLI runs no tool and ends the run with a result,
+ * instead of handing the refusal to the model as exit 2 would. gemini 0.61.0's hook input is one
+ * line of compact JSON ending `,"tool_name":...,"tool_input":{...}}`, the input as its stream's
+ * tool_use line printed it (measured), and a quote inside a string is escaped, so a tool's own
+ * input cannot forge that ending (geminiToolFingerprint). One `sh`, and `cat` once a stop is armed.
  */
 export function stopGuardEndCommand(stopFile: string): string {
+  const file = shellQuote(stopFile);
+  const tokens = shellQuote(`${stopFile}.d`);
   const answer = JSON.stringify({ continue: false, stopReason: STOP_REFUSAL });
-  return `test -e ${shellQuote(stopFile)} && { printf '%s\\n' ${shellQuote(answer)}; exit 0; }; exit 0`;
+  return [
+    `test -e ${file} || exit 0`,
+    'input=$(cat)',
+    'n=0',
+    `while IFS= read -r allowed; do n=$((n+1)); case $input in *"$allowed") mkdir ${tokens}/$n 2>/dev/null && exit 0;; esac; done < ${file}`,
+    `printf '%s\\n' ${shellQuote(answer)}; exit 0`,
+  ].join('; ');
 }
 
 export interface StopGuard {
@@ -70,7 +84,11 @@ export interface StopGuard {
   dispose(): void;
 }
 
-export function createStopGuard(sessionMarker: string): StopGuard {
+/** What a stop file may list: codex's call ids by default; anything else is never let through. */
+export type ListableEntry = (entry: string) => boolean;
+const isListableCallId: ListableEntry = (id) => LISTABLE_CALL_ID.test(id);
+
+export function createStopGuard(sessionMarker: string, listable: ListableEntry = isListableCallId): StopGuard {
   const stopFile = path.join(tmpdir(), `debussy-stop-${sessionMarker}`);
   const answerFile = path.join(tmpdir(), `debussy-hooks-${sessionMarker}`);
   return {
@@ -81,7 +99,8 @@ export function createStopGuard(sessionMarker: string): StopGuard {
       const next = `${stopFile}.next`;
       try {
         // Written aside, then renamed over: a hook never reads half a list.
-        writeFileSync(next, stopFileText(allowedCallIds));
+        mkdirSync(`${stopFile}.d`, { recursive: true });
+        writeFileSync(next, stopFileText(allowedCallIds, listable));
         renameSync(next, stopFile);
       } catch {
         // Without the file the guard is off; the signals still stop the session.
@@ -90,15 +109,16 @@ export function createStopGuard(sessionMarker: string): StopGuard {
     dispose() {
       rmSync(stopFile, { force: true });
       rmSync(`${stopFile}.next`, { force: true });
+      rmSync(`${stopFile}.d`, { recursive: true, force: true });
       rmSync(answerFile, { force: true });
     },
   };
 }
 
-/** A stop file's text: the listable ids, one per line. */
-export function stopFileText(allowedCallIds: readonly string[]): string {
-  return allowedCallIds
-    .filter((id) => LISTABLE_CALL_ID.test(id))
+/** A stop file's text: the listable entries, one per line (an empty line would let everything through). */
+export function stopFileText(allowed: readonly string[], listable: ListableEntry = isListableCallId): string {
+  return allowed
+    .filter((entry) => entry !== '' && !/[\r\n]/.test(entry) && listable(entry))
     .map((id) => `${id}\n`)
     .join('');
 }

@@ -1,17 +1,18 @@
 /** The stop guards' sh commands, run by a real `sh` with a hook's input on stdin, as an agent runs them. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createStopGuard, stopFileText, stopGuardByCallCommand } from '../../src/agent/stop-guard.js';
+import { geminiToolFingerprint, isGeminiToolFingerprint } from '../../src/agent/gemini/gemini-stop.js';
+import { createStopGuard, stopFileText, stopGuardByCallCommand, stopGuardEndCommand } from '../../src/agent/stop-guard.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), "debussy-guard 'test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function runGuard(command: string, input: string): { status: number | null; stderr: string } {
-  const result = spawnSync('sh', ['-c', command], { input, encoding: 'utf8' });
-  return { status: result.status, stderr: result.stderr };
+function runGuard(command: string, input: string, shell = 'sh'): { status: number | null; stderr: string; stdout: string } {
+  const result = spawnSync(shell, ['-c', command], { input, encoding: 'utf8' });
+  return { status: result.status, stderr: result.stderr, stdout: result.stdout };
 }
 
 /** codex 0.171.0's PreToolUse input (measured: test/harness/codex-app-server-stop.test.ts), tool_use_id last. */
@@ -55,7 +56,58 @@ describe('stopGuardByCallCommand', () => {
   });
 });
 
+/** gemini 0.61.0's BeforeTool input (measured: test/harness/gemini-stop.test.ts), tool_input last. */
+const geminiInput = (toolName: string, toolInput: unknown, after: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: 's', transcript_path: '/t/chats/x.jsonl', cwd: '/w', hook_event_name: 'BeforeTool', timestamp: '2026-11-27T12:00:00.000Z', tool_name: toolName, tool_input: toolInput, ...after });
+
+// dash is Debian's sh; bash is macOS's.
+describe.each(['sh', 'bash'])('stopGuardEndCommand (gemini), run by %s', (shell) => {
+  const file = path.join(dir, `stop-end-${shell}`);
+  const command = stopGuardEndCommand(file);
+  const refused = (input: string) => runGuard(command, input, shell).stdout.includes('"continue":false');
+  const listed = { command: "printf '%s\\n' \"a \\\"q\\\"\" > x.txt; echo é/<>&*?[" };
+  const arm = (entries: string[]) => {
+    rmSync(`${file}.d`, { recursive: true, force: true });
+    writeFileSync(file, stopFileText(entries, isGeminiToolFingerprint));
+    mkdirSync(`${file}.d`); // made by createStopGuard's arm: here by hand
+  };
+
+  it('lets every call through while the stop file is absent', () => {
+    rmSync(file, { force: true });
+    expect(refused(geminiInput('run_shell_command', { command: 'ls' }))).toBe(false);
+  });
+
+  it.each<[string, string]>([
+    ['a call not listed', geminiInput('run_shell_command', { command: 'ls' })],
+    ['the listed input under another tool name', geminiInput('write_file', listed)],
+    ['the listed input with a key more', geminiInput('run_shell_command', { ...listed, dir_path: '.' })],
+    ['the listed input, then a key gemini adds for MCP tools', geminiInput('run_shell_command', listed, { mcp_context: { server: 'x' } })],
+    ['the listed ending forged inside a string', geminiInput('run_shell_command', { command: `echo '${geminiToolFingerprint('run_shell_command', listed)}'` })],
+    ['no input at all', ''],
+  ])('armed: %s is refused', (_name, input) => {
+    arm([geminiToolFingerprint('run_shell_command', listed)]);
+    expect(refused(input)).toBe(true);
+  });
+
+  it('lets a listed call through once per line: the same call again is refused', () => {
+    arm([geminiToolFingerprint('run_shell_command', listed), geminiToolFingerprint('run_shell_command', { command: 'ls' }), geminiToolFingerprint('run_shell_command', listed)]);
+    const input = geminiInput('run_shell_command', listed);
+    expect([refused(input), refused(input), refused(input)]).toEqual([false, false, true]);
+    expect(refused(geminiInput('run_shell_command', { command: 'ls' }))).toBe(false);
+  });
+
+  it('an empty list refuses every call', () => {
+    arm([]);
+    expect(refused(geminiInput('run_shell_command', { command: 'ls' }))).toBe(true);
+  });
+});
+
 describe('stopFileText', () => {
+  it("keeps gemini's fingerprints, one a line, never an empty line", () => {
+    const fingerprint = geminiToolFingerprint('run_shell_command', { command: 'a\nb' });
+    expect(stopFileText([fingerprint, '', 'call_a', 'x\ny'], isGeminiToolFingerprint)).toBe(`${fingerprint}\n`);
+  });
+
   it('lists only the ids a hook can match safely, one a line', () => {
     expect(stopFileText(['call_a', 'fc-1.2:3', 'has space', 'new\nline', '', 'quote"', 'star*', '-dash'])).toBe('call_a\nfc-1.2:3\n-dash\n');
   });

@@ -5,7 +5,8 @@
  * as with Claude Code; the second works, signals with the `debussy` on its PATH, debussy verifies the
  * gates and commits.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -14,7 +15,7 @@ import { CHECKPOINT_HEADING } from '../../src/prompt/restart-prompt.js';
 import { DEBUSSY_BIN } from '../cli/cli-harness.js';
 import { GEMINI_BIN, GEMINI_TEST_MODEL, geminiEnv, useGeminiHome, useScriptedGemini } from '../support/gemini.js';
 import { planFiles } from '../support/plan-files.js';
-import { shellCall, type GeminiTurn, type RecordedGeminiRequest } from '../support/scripted-gemini.js';
+import { shellCall, writeFileCall, type GeminiTurn, type RecordedGeminiRequest } from '../support/scripted-gemini.js';
 import { git, tempGitRepo } from '../support/temp-git-repo.js';
 
 async function project(phases: Parameters<typeof planFiles>[1], config: Record<string, unknown> = {}) {
@@ -44,16 +45,26 @@ const write = (file: string, text: string, id: string) => shellCall(`mkdir -p ${
  */
 const PROGRESS = 'recorded by GEMINI';
 
+async function waitFor(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function journal(dir: string) {
   const run = await latestRun(dir);
-  return (await readJournal(path.join(run?.dir ?? '', 'journal.ndjson'))).events;
+  return run === undefined ? [] : (await readJournal(path.join(run.dir, 'journal.ndjson'))).events;
 }
 
 describe('debussy run --agent gemini', () => {
   // One run shows both: its first session crosses the context threshold and is restarted from a
   // checkpoint; the second does the work, signals with the `debussy` on its PATH, the gates decide.
-  it('runs a phase through the real gemini: a restart from a checkpoint once the context crosses the threshold (no tool runs after the crossing), then the work is committed, the signal reaches the run, the gates decide', async () => {
+  it('runs a phase through the real gemini: a restart from a checkpoint once the context crosses the threshold (the crossing call\'s tools finish, nothing after them runs even with debussy starved), then the work is committed, the signal reaches the run, the gates decide', async () => {
     const sent = (req: RecordedGeminiRequest) => JSON.stringify(req.body);
+    let nextRequested: (() => void) | undefined;
+    const nextRequest = new Promise<void>((resolve) => (nextRequested = resolve));
     // Answered by what each request holds: a stop can leave a scripted reply unasked.
     const script = (req: RecordedGeminiRequest): GeminiTurn => {
       const body = sent(req);
@@ -62,20 +73,47 @@ describe('debussy run --agent gemini', () => {
         if (body.includes('call_write')) return { kind: 'calls', calls: [shellCall('debussy done --phase 1', 'call_done')] };
         return { kind: 'calls', calls: [write('src/hello.txt', 'hello', 'call_write')], text: 'Writing the file.' };
       }
-      // Would run after the crossing: the stop must come first.
-      if (body.includes('call_b')) return { kind: 'calls', calls: [write('c.txt', 'third', 'call_c')] };
-      // Its context is above 40% of the 1,048,576-token window: the session stops after its tool.
-      if (body.includes('call_a')) return { kind: 'calls', calls: [write('b.txt', 'second', 'call_b')], usage: { promptTokenCount: 500_000, cachedContentTokenCount: 400_000 } };
+      // Asked once the crossing call's tools are done, and answered at once: its tool must not run.
+      if (body.includes('call_b2')) {
+        nextRequested?.();
+        return { kind: 'calls', calls: [write('c.txt', 'third', 'call_c')] };
+      }
+      // Its context is above 40% of the 1,048,576-token window: the session stops after its two
+      // tools (the first still sleeping when debussy is starved).
+      if (body.includes('call_a')) {
+        return { kind: 'calls', calls: [shellCall("sleep 2 && printf '%s\\n' second > b.txt", 'call_b'), writeFileCall('b2.txt', 'written by the crossing call', 'call_b2')], usage: { promptTokenCount: 500_000, cachedContentTokenCount: 400_000 } };
+      }
       return { kind: 'calls', calls: [shellCall(`who=GEMINI && debussy progress --phase 1 --message "recorded by $who" && printf '%s\\n' first > a.txt`, 'call_a')] };
     };
     const server = await useScriptedGemini({ script });
     const home = useGeminiHome();
-    const gate = { name: 'all', command: 'test -f a.txt && test -f b.txt && test -f src/hello.txt' };
+    const gate = { name: 'all', command: 'test -f a.txt && test -f b.txt && test -f b2.txt && test -f src/hello.txt' };
     const dir = await project([{ id: '1', title: 'Three files', gates: [gate] }], { context_threshold: 40, max_context_tokens: 0 });
-    const result = await debussy(dir, ['run', 'plans/e2e/MASTER_PLAN.md', '--plain'], geminiEnv(home, server));
-    if (result.status !== 0) console.log(result.stdout, result.stderr);
-    expect(result.stderr + result.stdout).not.toMatch(/\n\s+at .*\.js:\d+/);
-    expect(result.status).toBe(0);
+    // debussy is SIGSTOPped once the stop is decided, while the crossing call's command sleeps: it
+    // cannot read that the tools are done, and gemini asks again meanwhile, answered at once.
+    const child = spawn(process.execPath, [DEBUSSY_BIN, 'run', 'plans/e2e/MASTER_PLAN.md', '--plain'], { cwd: dir, env: { ...geminiEnv(home, server), CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    onTestFinished(() => void child.kill('SIGCONT'));
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await waitFor('the stop to be decided', async () => (await journal(dir)).some((e) => e.type === 'stop_requested'));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    child.kill('SIGSTOP');
+    const stoppedAt = Date.now();
+    expect(existsSync(path.join(dir, 'b.txt')), "the crossing call's command had finished before debussy was stopped: the race was not run").toBe(false);
+    await nextRequest;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const resumedAt = Date.now();
+    child.kill('SIGCONT');
+    const code = await closed;
+    if (code !== 0) console.log(out);
+    // The race was run: gemini asked for the next response while debussy was stopped.
+    const next = server.modelRequests().find((req) => sent(req).includes('call_b2'));
+    expect(next?.receivedAt).toBeGreaterThan(stoppedAt);
+    expect(next?.receivedAt).toBeLessThan(resumedAt);
+    expect(out).not.toMatch(/\n\s+at .*\.js:\d+/);
+    expect(code).toBe(0);
     const events = await journal(dir);
     expect(events.filter((e) => e.type === 'context_crossed')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'restart')).toHaveLength(1);
@@ -93,12 +131,12 @@ describe('debussy run --agent gemini', () => {
     // The phase's commit holds the second session's work only.
     expect(await git(dir, 'log', '--format=%s', '-1')).toContain('phase 1');
     expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('src/hello.txt');
-    // The crossing call's own tool finished (b.txt); nothing after it ran (no c.txt), and both files went into the checkpoint commit.
+    // The crossing call's own tools finished (b.txt, b2.txt); nothing after them ran (no c.txt), and all went into the checkpoint commit.
     expect(await git(dir, 'log', '--format=%s', '-1', 'HEAD~1')).toMatch(/^debussy: checkpoint phase 1 \(restart 1\/3, context \d+%\)/);
-    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD~1')).trim().split('\n').sort()).toEqual(['a.txt', 'b.txt']);
-    expect(await git(dir, 'ls-files', 'c.txt')).toBe('');
+    expect((await git(dir, 'show', '--name-only', '--format=', 'HEAD~1')).trim().split('\n').sort()).toEqual(['a.txt', 'b.txt', 'b2.txt']);
+    expect(existsSync(path.join(dir, 'c.txt'))).toBe(false);
     // The user's own gemini settings were read, never written.
-    expect(YAML.parse(await import('node:fs').then((fs) => fs.readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8')))).toEqual({ security: { auth: { selectedType: 'gemini-api-key' } } });
+    expect(YAML.parse(readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8'))).toEqual({ security: { auth: { selectedType: 'gemini-api-key' } } });
   });
 
   it('without gemini: one line naming the command and how to install it, exit 3, nothing started', async () => {

@@ -10,10 +10,12 @@ import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-events.js';
 import { debussyGeminiHooks } from '../../src/agent/gemini/gemini-launch.js';
+import { geminiToolFingerprint, isGeminiToolFingerprint } from '../../src/agent/gemini/gemini-stop.js';
+import { createStopGuard } from '../../src/agent/stop-guard.js';
 import { startGeminiSession } from '../../src/agent/gemini/gemini-session.js';
 import { isProcessAlive } from '../../src/process/identity.js';
 import { GEMINI_BIN, GEMINI_TEST_MODEL, geminiEnv, runGemini, useGeminiHome, useScriptedGemini } from '../support/gemini.js';
-import { shellCall } from '../support/scripted-gemini.js';
+import { shellCall, writeFileCall } from '../support/scripted-gemini.js';
 
 function tempDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'debussy-gemini-cwd-'));
@@ -39,6 +41,36 @@ describe('stopping gemini 0.61.0', () => {
     expect(run.lines.filter((l) => l.value.type === 'tool_result').map((l) => l.value.error)).toEqual([expect.objectContaining({ type: 'stop_execution' }), expect.objectContaining({ type: 'stop_execution' })]);
     expect(run.lines.at(-1)?.value).toMatchObject({ type: 'result', status: 'success' });
     expect(server.modelRequests()).toHaveLength(1);
+  });
+});
+
+describe("debussy's BeforeTool guard once armed, with gemini 0.61.0", () => {
+  it('lets through the calls it lists, by the input the stream printed, each once, and ends the run at any other', async () => {
+    const cwd = tempDir();
+    // The same command twice: the stop call's, then a later call's; and a write_file with characters JSON escapes.
+    const again = "printf '%s\\n' \"once\" >> count.txt";
+    const content = 'a "quoted" line\nand é, / <>&';
+    const guard = createStopGuard(`gemini-guard-${path.basename(cwd)}`, isGeminiToolFingerprint);
+    onTestFinished(() => guard.dispose());
+    guard.arm([geminiToolFingerprint('run_shell_command', { command: again }), geminiToolFingerprint('write_file', { file_path: 'b2.txt', content })]);
+    const server = await useScriptedGemini({
+      script: [
+        { kind: 'calls', calls: [shellCall(again, 'c1'), writeFileCall('b2.txt', content, 'c2')] },
+        { kind: 'calls', calls: [shellCall(again, 'c3')] },
+        { kind: 'text', text: 'never asked' },
+      ],
+    });
+    const home = useGeminiHome({ hooks: debussyGeminiHooks(guard.stopFile) });
+    const run = await runGemini({ cwd, env: geminiEnv(home, server), prompt: 'go' });
+    expect(run.exitCode).toBe(0);
+    // The listed calls ran, as the stream printed their input; the later identical one did not.
+    const printed = run.lines.filter((l) => l.value.type === 'tool_use').map((l) => geminiToolFingerprint(String(l.value.tool_name), l.value.parameters));
+    expect(printed.slice(0, 2)).toEqual(readFileSync(guard.stopFile, 'utf8').trim().split('\n'));
+    expect(readFileSync(path.join(cwd, 'count.txt'), 'utf8')).toBe('once\n');
+    expect(readFileSync(path.join(cwd, 'b2.txt'), 'utf8')).toBe(content);
+    expect(run.lines.filter((l) => l.value.type === 'tool_result').map((l) => (l.value.error as { type?: string } | undefined)?.type)).toEqual([undefined, undefined, 'stop_execution']);
+    expect(run.lines.at(-1)?.value).toMatchObject({ type: 'result', status: 'success' });
+    expect(server.modelRequests()).toHaveLength(2);
   });
 });
 

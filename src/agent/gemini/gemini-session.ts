@@ -25,7 +25,7 @@ import { chatLineEvents, newChatFileState, type ChatFileState } from './chat-fil
 import { ChatFileFollower } from './chat-follower.js';
 import { createGeminiHome, type GeminiHome } from './gemini-home.js';
 import { geminiArgs, geminiEnv, geminiPermissions, type PermissionModeName } from './gemini-launch.js';
-import { geminiStopStep } from './gemini-stop.js';
+import { geminiStopStep, isGeminiToolFingerprint } from './gemini-stop.js';
 import { newGeminiStreamState, parseGeminiLine, type GeminiStreamState } from './stream-events.js';
 
 export const GEMINI_INSTALL_HINT = 'Install the Gemini CLI (npm install -g @google/gemini-cli) or set gemini_command in the config to its full path.';
@@ -76,7 +76,9 @@ class GeminiSession implements AgentSession {
   private lastApiError: ApiErrorEvent | undefined;
   private lastRetry: ApiRetryEvent | undefined;
   private readonly retries = new RetryNoticeReader();
-  private stop = { requested: false, immediate: false, reason: undefined as string | undefined, atCall: 0, toolsRunning: false, settleExpired: false, settleStarted: false, guardArmed: false };
+  private stop = { requested: false, immediate: false, reason: undefined as string | undefined, atCall: 0, toolsRunning: false, settleExpired: false, settleStarted: false, guardArmed: false, resultsAtStop: 0 };
+  /** The stop call's tools, which the armed guard lets through (by id, and their fingerprints in order). */
+  private readonly allowed = { ids: new Set<string>(), fingerprints: [] as string[] };
   private signalled = false;
   private readonly consumer = new ConsumerCalls();
 
@@ -86,7 +88,7 @@ class GeminiSession implements AgentSession {
     this.logs = new SessionLogs(options.rawLogPath, options.readableLogPath, options.redact, options.onLogFailure);
     this.stream = newGeminiStreamState({ ...(options.redact === undefined ? {} : { redact: options.redact }), cwd: options.cwd });
     this.totals = newTotals(options.priceCall);
-    this.guard = createStopGuard(this.marker);
+    this.guard = createStopGuard(this.marker, isGeminiToolFingerprint);
     const permissions = geminiPermissions(options.permissionMode, options.toolRules);
     for (const note of permissions.notes) this.logs.note(`gemini: ${note}`);
     let home: GeminiHome | undefined;
@@ -121,8 +123,8 @@ class GeminiSession implements AgentSession {
   requestStop(reason: string, options: { immediate?: boolean } = {}): void {
     if (this.agent.exited || this.agent.killRequested) return;
     if (!this.stop.requested) {
-      const toolsRunning = this.stream.pendingToolIds.size > 0;
-      this.stop = { ...this.stop, requested: true, reason, atCall: this.consumer.at(this.totals.calls), toolsRunning };
+      const toolsRunning = this.stream.pendingTools.size > 0;
+      this.stop = { ...this.stop, requested: true, reason, atCall: this.consumer.at(this.totals.calls), toolsRunning, resultsAtStop: this.stream.toolResults };
       this.logs.note(`stop requested: ${reason}`);
     }
     if (options.immediate === true) this.stop.immediate = true;
@@ -237,7 +239,8 @@ class GeminiSession implements AgentSession {
   /** Takes the stop one step further. */
   private advance(): void {
     if (this.agent.exited) return;
-    const pendingTools = this.stream.pendingToolIds.size;
+    const allowedGrew = this.allowStopCallTools();
+    const pendingTools = this.stream.pendingTools.size;
     const decision = geminiStopStep({
       stopRequested: this.stop.requested,
       immediate: this.stop.immediate,
@@ -248,9 +251,9 @@ class GeminiSession implements AgentSession {
       toolsFinishedSinceStop: this.stop.toolsRunning && pendingTools === 0,
       settleExpired: this.stop.settleExpired,
     });
-    if (decision.armGuard && !this.stop.guardArmed) {
+    if (decision.armGuard && (!this.stop.guardArmed || allowedGrew)) {
       this.stop.guardArmed = true;
-      this.guard.arm();
+      this.guard.arm(this.allowed.fingerprints);
     }
     if (decision.step === 'settle' && !this.stop.settleStarted) {
       this.stop.settleStarted = true;
@@ -265,6 +268,29 @@ class GeminiSession implements AgentSession {
       this.agent.signal('SIGTERM');
       this.agent.after(this.graceMs, () => this.agent.signal('SIGKILL'));
     }
+  }
+
+  /**
+   * The tools the guard lets through once armed: those running when a graceful stop was decided,
+   * and those of the same batch read after it (gemini prints a batch's tool_use lines before any of
+   * its results, and the next response's only after them), until the first tool_result since the
+   * stop. An immediate stop lets nothing through. Whether the list grew.
+   */
+  private allowStopCallTools(): boolean {
+    if (this.stop.immediate) {
+      const had = this.allowed.fingerprints.length > 0;
+      this.allowed.fingerprints = [];
+      return had;
+    }
+    if (!this.stop.requested || !this.stop.toolsRunning || this.signalled || this.stream.toolResults > this.stop.resultsAtStop) return false;
+    let grew = false;
+    for (const [id, fingerprint] of this.stream.pendingTools) {
+      if (this.allowed.ids.has(id)) continue;
+      this.allowed.ids.add(id);
+      this.allowed.fingerprints.push(fingerprint);
+      grew = true;
+    }
+    return grew;
   }
 
   private readRetries(chunk: string): void {

@@ -7,10 +7,28 @@
  * debussy's BeforeTool guard, once armed, ends the run at the next tool call with a result.
  *
  * So, as with claude, the tools of the response the stop was decided on are the turn's own and may
- * finish; then the guard is armed and gemini is signalled before its next call can do anything. A
- * stop with no tool running arms the guard at once and signals after a short settle: a tool_use of
- * the stop's own response read late is then refused by the guard (gemini ends with a result).
+ * finish: the guard is armed at once, letting through those tools alone (by their input:
+ * geminiToolFingerprint), and gemini is signalled once they are done. A next response that gemini
+ * asks for and gets before debussy has read that they are done (debussy starved of the CPU) has
+ * its tools refused by the guard, and gemini ends its run. A stop with no tool running arms the
+ * guard with nothing let through and signals after a short settle: a tool_use of the stop's own
+ * response read late is then refused by the guard (gemini ends with a result).
  */
+
+/**
+ * How debussy's BeforeTool guard knows a call it lets through once a stop is armed: the ending of
+ * the hook's input for it. gemini 0.61.0 writes the hook input as compact JSON ending
+ * `,"tool_name":NAME,"tool_input":INPUT}`, INPUT serialized as its stream's tool_use line's
+ * `parameters` (test/harness/gemini-stop.test.ts), so the same JSON.stringify gives the same text.
+ * A tool whose input gemini changes before running it no longer matches and is refused: the safe side.
+ */
+export function geminiToolFingerprint(toolName: string, parameters: unknown): string {
+  return `,"tool_name":${JSON.stringify(toolName)},"tool_input":${JSON.stringify(parameters ?? {})}}`;
+}
+
+export function isGeminiToolFingerprint(entry: string): boolean {
+  return entry.startsWith(',"tool_name":"') && entry.endsWith('}');
+}
 
 export interface GeminiStopFacts {
   stopRequested: boolean;
@@ -50,7 +68,7 @@ export function geminiStopStep(facts: GeminiStopFacts): GeminiStopDecision {
   if (facts.immediate) return { step: 'signal', armGuard: true };
   if (facts.pendingTools > 0) {
     // A later call's tools started before the guard was armed: stop them now.
-    return facts.calls > facts.stopCall ? { step: 'signal', armGuard: true } : { step: 'wait', armGuard: false };
+    return facts.calls > facts.stopCall ? { step: 'signal', armGuard: true } : { step: 'wait', armGuard: true };
   }
   if (facts.toolsFinishedSinceStop || facts.settleExpired) return { step: 'signal', armGuard: true };
   return { step: 'settle', armGuard: true };

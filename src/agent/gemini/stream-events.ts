@@ -10,6 +10,7 @@
  * The calls' usage is not here: it is in gemini's chat file (chat-file.ts). The result is held
  * back by the session until the chat file has been read to its end, so its totals are whole.
  */
+import { geminiToolFingerprint } from './gemini-stop.js';
 import type { AgentEvent } from '../agent-events.js';
 import { apiErrorType } from '../agent-errors.js';
 import { isRecord, numberField, recordField, stringField, type JsonRecord } from '../json-fields.js';
@@ -32,10 +33,12 @@ export interface GeminiStreamState {
   sessionId: string | undefined;
   model: string | undefined;
   cwd: string | undefined;
-  /** Tools printed (tool_use) whose result has not come. */
-  pendingToolIds: Set<string>;
+  /** Tools printed (tool_use) whose result has not come, each with its stop-guard fingerprint (gemini-stop.ts). */
+  pendingTools: Map<string, string>;
   /** tool_use lines seen in all. */
   toolUses: number;
+  /** tool_result lines seen in all. */
+  toolResults: number;
   /** A tool_result said debussy's BeforeTool hook ended the run. */
   stoppedByHook: boolean;
   lastAgentText: string | undefined;
@@ -52,8 +55,9 @@ export function newGeminiStreamState(options: { redact?: Redactor; cwd?: string 
     sessionId: undefined,
     model: undefined,
     cwd: options.cwd,
-    pendingToolIds: new Set(),
+    pendingTools: new Map(),
     toolUses: 0,
+    toolResults: 0,
     stoppedByHook: false,
     lastAgentText: undefined,
     textTurn: 0,
@@ -108,16 +112,18 @@ function onMessage(value: JsonRecord, state: GeminiStreamState): AgentEvent[] {
 
 function onToolUse(value: JsonRecord, state: GeminiStreamState): AgentEvent[] {
   const id = stringField(value, 'tool_id') ?? `tool-${state.toolUses + 1}`;
-  const tool = geminiTool(stringField(value, 'tool_name') ?? 'unknown', value.parameters);
+  const name = stringField(value, 'tool_name') ?? 'unknown';
+  const tool = geminiTool(name, value.parameters);
   state.toolUses += 1;
   state.textTurn += 1;
-  state.pendingToolIds.add(id);
+  state.pendingTools.set(id, geminiToolFingerprint(name, value.parameters));
   return [{ type: 'tool_start', messageId: id, toolUseId: id, name: tool.name, input: tool.input, summary: summarizeToolUse(tool.name, tool.input, state.cwd, state.redact) }];
 }
 
 function onToolResult(value: JsonRecord, state: GeminiStreamState): AgentEvent[] {
   const id = stringField(value, 'tool_id') ?? '';
-  state.pendingToolIds.delete(id);
+  state.pendingTools.delete(id);
+  state.toolResults += 1;
   const error = recordField(value, 'error');
   if (error !== undefined && stringField(error, 'type') === HOOK_STOP_ERROR) state.stoppedByHook = true;
   const text = stringField(value, 'output') ?? (error === undefined ? '' : (stringField(error, 'message') ?? ''));
@@ -140,7 +146,7 @@ function onResult(value: JsonRecord, state: GeminiStreamState): AgentEvent[] {
     ...(errorMessage === undefined ? {} : { errorMessage }),
     ...(stats === undefined || numberField(stats, 'duration_ms') === undefined ? {} : { durationMs: numberField(stats, 'duration_ms') }),
   };
-  state.pendingToolIds.clear();
+  state.pendingTools.clear();
   if (errorMessage === undefined) return [];
   return [{ type: 'api_error', errorType: apiErrorType(classifyGeminiError(errorMessage).kind), text: errorMessage }];
 }

@@ -37,7 +37,7 @@ describe('geminiStopStep', () => {
     ['no stop asked', { stopRequested: false }, { step: 'none', armGuard: false }],
     ['already signalled', { signalled: true }, { step: 'none', armGuard: true }],
     ['an interrupt, a tool running', { immediate: true, pendingTools: 1 }, { step: 'signal', armGuard: true }],
-    ["the stop call's tools run", { pendingTools: 2 }, { step: 'wait', armGuard: false }],
+    ["the stop call's tools run (the guard lets only them through)", { pendingTools: 2 }, { step: 'wait', armGuard: true }],
     ["a later call's tools started before the guard", { pendingTools: 1, calls: 4 }, { step: 'signal', armGuard: true }],
     ["the stop call's tools have finished", { toolsFinishedSinceStop: true }, { step: 'signal', armGuard: true }],
     ['nothing running: the guard now, the signal after a settle', {}, { step: 'settle', armGuard: true }],
@@ -136,7 +136,7 @@ describe('gemini stream and chat file', () => {
     expect(events.map((e) => e.type)).toEqual(['tool_start', 'tool_result', 'unparsed_line']);
     expect(events[0]).toMatchObject({ name: 'Write', summary: 'Write: a.txt' });
     expect(state).toMatchObject({ stoppedByHook: true, runEnd: { status: 'success', durationMs: 12 }, unparsedLines: 1 });
-    expect(state.pendingToolIds.size).toBe(0);
+    expect(state.pendingTools.size).toBe(0);
   });
 
   it('reports a failed run as the API error it quotes', () => {
