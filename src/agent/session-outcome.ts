@@ -15,6 +15,11 @@ export interface SessionEndFacts {
   killRequested: boolean;
   /** The stream carried the CLI's synthetic API-error message. */
   apiErrorSeen: boolean;
+  /**
+   * After a stop was asked for, debussy's tool guard refused a tool call: a run the CLI then ended
+   * by itself, successfully, ended because of the stop.
+   */
+  guardRefused?: boolean;
 }
 
 // The CLI ends these without calling the API successfully: the request itself was refused, or
@@ -25,7 +30,7 @@ export function sessionOutcomeOf(facts: SessionEndFacts): SessionOutcome {
   const { result } = facts;
   if (facts.killRequested) return 'killed';
   if (result === undefined) return facts.stopSignalled ? 'stopped' : 'crashed';
-  if (!result.isError && result.subtype === 'success') return 'completed';
+  if (!result.isError && result.subtype === 'success') return facts.guardRefused === true ? 'stopped' : 'completed';
   // After our SIGINT, the CLI reports the aborted turn as an error: that is the stop we asked for.
   if (facts.stopSignalled) return 'stopped';
   const apiStatus = result.apiErrorStatus;

@@ -1,11 +1,12 @@
 /**
- * A PreToolUse hook that blocks every tool once a stop file exists, for every agent that runs
- * hooks. The runner stops the agent (claude with SIGINT, codex with turn/interrupt), but the
- * model's next response could arrive and start a tool before the stop lands; once the stop is
- * decided the file is created and such a tool is refused (exit 2: the CLI shows the hook's stderr
- * to the model instead of running the tool). A hook costs one `sh` per tool call. Each driver
- * installs it its own way (claude/session-settings.ts, codex/codex-command.ts, gemini/gemini-launch.ts).
- * codex's guard is call-aware: the stop file lists the calls that may still run (stopGuardByCallCommand).
+ * A hook that blocks tools once a stop file exists, for every agent that runs hooks. The runner
+ * stops the agent (claude with SIGINT, codex with turn/interrupt, gemini with SIGTERM), but the
+ * model's next response could arrive and start a tool before the stop lands, above all when
+ * debussy is starved of the CPU; once the stop is decided the file is created and such a tool is
+ * refused. Each guard is call-aware: the stop file lists the calls of the stop's own turn, which
+ * may still run (claude's and codex's by tool_use_id: stopGuardByCallCommand; gemini's by input:
+ * stopGuardEndCommand). A hook costs one `sh` per tool call. Each driver installs it its own way
+ * (claude/session-settings.ts, codex/codex-command.ts, gemini/gemini-launch.ts).
  */
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,23 +23,19 @@ export interface HookMatcher {
   hooks: CommandHook[];
 }
 
-const STOP_REFUSAL = 'debussy: this session is stopping; do not start new work';
-
-/** The guard's command: refuses (exit 2, the reason on stderr) once `stopFile` exists. */
-export function stopGuardCommand(stopFile: string): string {
-  return `test -e ${shellQuote(stopFile)} && { echo ${shellQuote(STOP_REFUSAL)} >&2; exit 2; }; exit 0`;
-}
+/** What a refused tool call is told: the CLI hands it to the model as the tool's error. */
+export const STOP_REFUSAL = 'debussy: this session is stopping; do not start new work';
 
 /** The call ids a stop file may list: anything else is never let through (only ever the safe side). */
 export const LISTABLE_CALL_ID = /^[A-Za-z0-9_.:-]+$/;
 
 /**
- * A call-aware guard (codex's): once `stopFile` exists, it refuses every tool call whose id the
- * file does not list, one per line. The id is the hook input's `tool_use_id`, read with sed (no jq,
- * no node: one `sh` per tool call): the input is one line of compact JSON whose last key is
- * `tool_use_id` (codex 0.171.0, measured), so the id is taken only from a `"tool_use_id":"..."}`
- * that ends the line after a `,` or `{`; a quote inside a string is escaped, so the tool's own
- * input cannot forge it. No id found: refused.
+ * A call-aware guard (claude's and codex's): once `stopFile` exists, it refuses every tool call
+ * whose id the file does not list, one per line. The id is the hook input's `tool_use_id`, read
+ * with sed (no jq, no node: one `sh` per tool call): the input is one line of compact JSON whose
+ * last key is `tool_use_id` (codex 0.171.0, claude 2.1.197 and 2.1.332, measured), so the id is
+ * taken only from a `"tool_use_id":"..."}` that ends the line after a `,` or `{`; a quote inside a
+ * string is escaped, so the tool's own input cannot forge it. No id found: refused.
  */
 export function stopGuardByCallCommand(stopFile: string): string {
   const file = shellQuote(stopFile);

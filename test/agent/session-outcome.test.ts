@@ -8,6 +8,7 @@ describe('sessionOutcomeOf', () => {
   it.each<[string, SessionEndFacts, SessionOutcome]>([
     ['a successful result', facts({ result: result({ terminalReason: 'completed' }) }), 'completed'],
     ['success even though a stop was sent as it finished', facts({ result: result({}), stopSignalled: true }), 'completed'],
+    ['success after the stop guard refused a tool call (claude ended its turn by itself)', facts({ result: result({}), guardRefused: true }), 'stopped'],
     ['no result line (exit 0 or not)', facts({}), 'crashed'],
     ['no result line after our SIGINT', facts({ stopSignalled: true }), 'stopped'],
     ['aborted tools after our SIGINT', facts({ result: result({ subtype: 'error_during_execution', isError: true, terminalReason: 'aborted_tools' }), stopSignalled: true }), 'stopped'],

@@ -20,7 +20,7 @@ import { SessionLogs } from '../session-logs.js';
 import { SESSION_MARKER_VAR, SessionProcesses } from '../session-processes.js';
 import { StopEscalation } from '../stop-escalation.js';
 import { debussyHooks, settingsError, withSessionSettings } from './session-settings.js';
-import { createStopGuard, type StopGuard } from '../stop-guard.js';
+import { createStopGuard, STOP_REFUSAL, type StopGuard } from '../stop-guard.js';
 import { newStreamParseState, parseStreamLine, type StreamParseState } from './stream-parser.js';
 
 export { buildClaudeArgs } from './claude-args.js';
@@ -57,6 +57,9 @@ interface Queued {
 
 function noop(): void {}
 
+/** Tools that run tool calls of their own (subagents), each checked by the PreToolUse hook. */
+const NESTING_TOOLS: ReadonlySet<string> = new Set(['Task', 'Agent', 'Workflow']);
+
 class ClaudeSession implements AgentSession {
   readonly pid: number;
   readonly marker: string;
@@ -89,6 +92,12 @@ class ClaudeSession implements AgentSession {
   /** The turn the caller was at when it asked for a graceful stop. */
   private stopTurn = 0;
   private stopSignalled = false;
+  /** The guard was armed for the stop turn's own tools, before the stop itself goes out. */
+  private stopTurnGuarded = false;
+  /** The guard refused a tool call: claude was told the session is stopping. */
+  private guardRefused = false;
+  /** Top-level tools by id: a turn running a tool that runs tool calls of its own is not guarded early. */
+  private readonly toolNames = new Map<string, string>();
   private killRequested = false;
   private finished = false;
 
@@ -248,6 +257,7 @@ class ClaudeSession implements AgentSession {
       stopSignalled: this.stopSignalled,
       killRequested: this.killRequested,
       apiErrorSeen: this.lastApiError !== undefined,
+      guardRefused: this.guardRefused,
     });
     const end: SessionEnd = {
       outcome,
@@ -297,6 +307,8 @@ class ClaudeSession implements AgentSession {
   /** Records, logs and hands on one event. */
   private handle(event: AgentEvent): void {
     if (event.type === 'request_started' || event.type === 'usage') this.readerTurn += 1;
+    else if (event.type === 'tool_start' && event.parentToolUseId === undefined) this.toolNames.set(event.toolUseId, event.name);
+    else if (event.type === 'tool_result' && event.isError && this.stopRequested && event.text.includes(STOP_REFUSAL)) this.guardRefused = true;
     else if (event.type === 'result') {
       this.result = event;
       this.sessionId = event.sessionId ?? this.sessionId;
@@ -316,9 +328,30 @@ class ClaudeSession implements AgentSession {
     this.queue.push({ event, turn: this.readerTurn });
   }
 
+  /**
+   * Once the stop turn's response has ended, its tools are known: the guard is armed at once,
+   * letting through those tools alone (by tool_use_id), so a later turn's tool is refused even if
+   * debussy is starved of the CPU when claude asks for it (the stop itself goes out once the turn
+   * is done). A turn running a subagent (whose own tool calls have ids debussy learns only as they
+   * run) is guarded as before, when the stop goes out.
+   */
+  private guardStopTurn(): void {
+    if (this.stopTurnGuarded || this.guard === undefined || this.readerTurn !== this.stopTurn || this.state.responseOpen) return;
+    const running = [...this.state.pendingToolUseIds];
+    if (running.length === 0) return;
+    this.stopTurnGuarded = true;
+    const nesting = running.map((id) => this.toolNames.get(id)).filter((name) => name !== undefined && NESTING_TOOLS.has(name));
+    if (nesting.length > 0) {
+      this.logs.note(`stop guard: the stop turn runs ${nesting.join(', ')}, whose own tool calls are let through until the turn is done`);
+      return;
+    }
+    this.guard.arm(running);
+  }
+
   /** A graceful stop goes out once the turn it was asked in is done, and never later. */
   private stopWhenTurnIsDone(): void {
     if (!this.stopRequested || this.stopSignalled || this.finished) return;
+    this.guardStopTurn();
     if (this.readerTurn > this.stopTurn) {
       // A new request or response began (the caller may have been behind the stream): whatever
       // runs now is work of a later turn.

@@ -6,7 +6,8 @@
  *
  * debussy's hooks:
  * - SessionStart: creates a file, so debussy knows the session's hooks run (hooks-off.ts).
- * - PreToolUse: once a stop is decided, every tool call is refused (see stop-guard.ts).
+ * - PreToolUse: once a stop is decided, every tool call is refused but those of the turn the stop
+ *   was decided in, by their tool_use_id (stop-guard.ts, claude-session.ts).
  * - PreCompact: Claude Code's own compaction is refused. In `-p` mode it compacts when the user's
  *   settings set an auto-compact window, or after a `prompt is too long` error; a summary written
  *   by the model would replace the phase's context behind debussy's back. Refused, the overflow
@@ -19,7 +20,7 @@ import path from 'node:path';
 import { AgentProcessError } from '../../errors/index.js';
 import { shellQuote } from '../../text/shell-quote.js';
 import { errorMessage } from '../../errors/error-message.js';
-import { stopGuardCommand, type HookMatcher } from '../stop-guard.js';
+import { stopGuardByCallCommand, type HookMatcher } from '../stop-guard.js';
 
 export type ClaudeSettings = Record<string, unknown>;
 
@@ -35,7 +36,7 @@ export const COMPACTION_REFUSAL =
  * hook that creates it, so the session can tell its hooks run (hooks-off.ts). Pure.
  */
 export function debussyHooks(stopFile: string, answerFile?: string): SessionHooks {
-  const guard = stopGuardCommand(stopFile);
+  const guard = stopGuardByCallCommand(stopFile);
   return {
     ...(answerFile === undefined ? {} : { SessionStart: [{ hooks: [{ type: 'command', command: `: > ${shellQuote(answerFile)}; exit 0` }] }] }),
     PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: guard }] }],

@@ -258,6 +258,29 @@ describe('stopping and killing', () => {
     expect(existsSync(readFileSync(path.join(dir, 'stop-file'), 'utf8').trim())).toBe(false);
   });
 
+  it.each<[string, string, string]>([
+    ['a Bash tool: its id alone is let through, before the tool is done', 'Bash', 't1\n'],
+    ['a subagent (Task), whose own calls must run: not armed until the turn is done', 'Task', 'absent'],
+  ])('a stop decided while the turn runs %s', async (_name, tool, during) => {
+    const stopFile = `${tmpdir()}/debussy-stop-$DEBUSSY_SESSION_MARKER`;
+    const command = fakeClaude(
+      [
+        `trap 'exit 0' INT`,
+        say(INIT),
+        say(TOOL_USE.replace('"Bash"', JSON.stringify(tool))),
+        // The tool runs: what the guard would answer a call now.
+        'sleep 1 & wait $!',
+        `if test -e "${stopFile}"; then cat "${stopFile}"; else echo absent; fi > "$DIR/during"`,
+        say(TOOL_RESULT),
+        idle,
+      ].join('\n'),
+    );
+    const session = startAgentSession(options(command, { stopGuard: true }));
+    for await (const event of session.events()) if (event.type === 'tool_start') session.requestStop('limit');
+    expect(await session.ended).toMatchObject({ outcome: 'stopped' });
+    expect(readFileSync(path.join(dir, 'during'), 'utf8').replace(/^absent\n$/, 'absent')).toBe(during);
+  });
+
   it('kill() ends claude at once and every process it left, even one in its own session', async () => {
     const command = fakeClaude(`setsid sleep 60 &\necho $! > "$DIR/orphan"\n${say(INIT)}\n${idle}`);
     const session = startAgentSession(options(command));
