@@ -3,8 +3,14 @@
  * the last phase's too, so the tree is clean at the end and the next run does not refuse a dirty
  * tree. The whole orchestrator (runPlan, real git) with the in-process agent.
  */
-import { describe, expect, it } from 'vitest';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { EXIT_CODES } from '../../src/errors/index.js';
+import type { PhaseContext } from '../../src/orchestrator/phase-context.js';
+import { stagePlanStatusInMerge } from '../../src/orchestrator/plan-status.js';
+import { planFiles } from '../support/plan-files.js';
+import { git, tempGitRepo } from '../support/temp-git-repo.js';
 import { done, LoopProject, script, success, touch, useLoopStateDir } from '../support/in-process-run.js';
 
 useLoopStateDir();
@@ -24,5 +30,40 @@ describe('update_plan_status', () => {
     } finally {
       project.cleanup();
     }
+  });
+});
+
+describe('stagePlanStatusInMerge (--parallel: the Status cell rides in the merge commit)', () => {
+  async function merging() {
+    const repo = await tempGitRepo(planFiles('Merge Plan', [{ id: '1', title: 'One' }, { id: '2', title: 'Two' }]));
+    onTestFinished(repo.cleanup);
+    await git(repo.dir, 'switch', '-q', '-c', 'phase');
+    writeFileSync(path.join(repo.dir, 'work.txt'), 'work\n');
+    await git(repo.dir, 'add', 'work.txt');
+    await git(repo.dir, 'commit', '-q', '-m', 'work');
+    await git(repo.dir, 'switch', '-q', 'main');
+    await git(repo.dir, 'merge', '--no-ff', '--no-commit', 'phase');
+    const planPath = path.join(repo.dir, 'plans/e2e/MASTER_PLAN.md');
+    const ctx = (updatePlanStatus: boolean) => ({ root: repo.dir, useGit: true, config: { update_plan_status: updatePlanStatus }, plan: { path: planPath } }) as unknown as PhaseContext;
+    return { dir: repo.dir, planPath, ctx };
+  }
+
+  it('writes the cell and stages it into the merge', async () => {
+    const { dir, ctx } = await merging();
+    expect(await stagePlanStatusInMerge(ctx(true), '1', 'completed')).toBe(true);
+    expect(await git(dir, 'show', ':./plans/e2e/MASTER_PLAN.md')).toMatch(/\| 1 \| .* \| Complete/);
+    expect((await git(dir, 'diff', '--name-only')).trim()).toBe('');
+  });
+
+  it.each<[string, boolean, string | undefined]>([
+    ['update_plan_status off', false, undefined],
+    ['the plan has another uncommitted change', true, '\nA line of the user\'s.\n'],
+  ])('%s: leaves the plan alone', async (_name, on, edit) => {
+    const { dir, planPath, ctx } = await merging();
+    if (edit !== undefined) appendFileSync(planPath, edit);
+    const before = readFileSync(planPath, 'utf8');
+    expect(await stagePlanStatusInMerge(ctx(on), '1', 'completed')).toBe(false);
+    expect(readFileSync(planPath, 'utf8')).toBe(before);
+    expect(await git(dir, 'show', ':./plans/e2e/MASTER_PLAN.md')).not.toMatch(/Complete/);
   });
 });

@@ -94,6 +94,16 @@ describe.concurrent('--parallel, with an in-process agent', () => {
       expect((await git(dir, 'worktree', 'list')).trim().split('\n')).toHaveLength(1);
       expect((await git(dir, 'branch', '--list', 'debussy/*')).trim()).toBe('');
       expect(readFileSync(path.join(dir, 'plans/e2e/MASTER_PLAN.md'), 'utf8').match(/Complete/g)).toHaveLength(3);
+      // Each phase's Status cell went into its merge commit: no commit of its own after it; the two
+      // phases that started together have one "in progress" commit.
+      const subjects = await git(dir, 'log', '--first-parent', '--format=%s');
+      expect(subjects).not.toMatch(/phase \d completed/);
+      expect(subjects).toContain('phases 1, 2 in progress');
+      expect(subjects).not.toMatch(/phase [12] in progress/);
+      for (const id of ['1', '2', '3']) {
+        const merge = (await git(dir, 'log', '--merges', '--format=%H', '--grep', `merge phase ${id} `)).trim();
+        expect(await git(dir, 'show', '--format=', '--first-parent', '--name-only', merge)).toContain('plans/e2e/MASTER_PLAN.md');
+      }
       expect(out.state.phases['1']?.status).toBe('completed');
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -24,6 +24,8 @@ export interface MergeTarget {
   mergedSoFar: ReadonlySet<string>;
   /** The phase's context in its worktree, for a remediation session. */
   phaseContext: () => PhaseContext;
+  /** Run before the merge is committed, its changes staged into it (the phase's Status cell). */
+  beforeCommit?: () => Promise<unknown>;
 }
 
 export type MergeResult = { kind: 'merged' } | { kind: 'interrupted' } | { kind: 'failed'; reason: string; files: string[] };
@@ -64,7 +66,10 @@ export async function mergePhase(ctx: PhaseContext, target: MergeTarget): Promis
     const decision = decideMerge(phase.id, check, remediated);
     const files = check.kind === 'conflict' ? check.files : check.kind === 'gates_broken' ? check.gates : [];
     if (decision.kind === 'commit') {
-      if (await mergeInProgress(ctx.root)) await commitMerge(ctx.root, ctx.recorder.redact(`${ctx.plan.name}: merge phase ${phase.id} (${phase.title})\n\nThe branch ${branch}, merged by debussy (--parallel).`));
+      if (await mergeInProgress(ctx.root)) {
+        await target.beforeCommit?.();
+        await commitMerge(ctx.root, ctx.recorder.redact(`${ctx.plan.name}: merge phase ${phase.id} (${phase.title})\n\nThe branch ${branch}, merged by debussy (--parallel).`));
+      }
       ctx.recorder.record({ type: 'phase_branch', phaseId: phase.id, stage: 'merged', branch, worktree });
       return { kind: 'merged' };
     }

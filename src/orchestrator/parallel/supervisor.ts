@@ -12,7 +12,7 @@ import { addWorktree, currentBranch, removeWorktree } from '../../git/worktree.j
 import type { Phase } from '../../plan/types.js';
 import { runSpend } from '../../cost/index.js';
 import type { RunState } from '../../state/index.js';
-import { markPlanStatus } from '../plan-status.js';
+import { markPlanStatuses, stagePlanStatusInMerge } from '../plan-status.js';
 import type { PhaseCarry, PhaseContext, PhaseResult } from '../phase-context.js';
 import { runPhase } from '../phase-runner.js';
 import { mergePhase } from './merge-phase.js';
@@ -84,7 +84,8 @@ export async function runPhasesInParallel(input: ParallelInput): Promise<Paralle
     outcome.stop = firstStop(outcome.stop, next);
     stopRun.abort();
   };
-  const markStatus = (id: string, status: Parameters<typeof markPlanStatus>[2]) => markPlanStatus(run, id, status, { commitInProgress: true });
+  const markStatuses = (ids: readonly string[], status: Parameters<typeof markPlanStatuses>[2]) => markPlanStatuses(run, ids, status, { commitInProgress: true });
+  const markStatus = (id: string, status: Parameters<typeof markPlanStatuses>[2]) => markStatuses([id], status);
 
   /** The phase's worktree: the one an earlier run left for it, or a new one from the run's branch as merged so far. */
   const slotFor = async (phase: Phase): Promise<Slot> => {
@@ -107,20 +108,22 @@ export async function runPhasesInParallel(input: ParallelInput): Promise<Paralle
     awaiting.push({ id: left.id, completedSeq: seq++ });
   }
 
-  const start = async (phase: Phase): Promise<void> => {
+  /** The phase's worktree, or undefined when none can be made (the phase failed, its dependents are skipped). */
+  const prepare = async (phase: Phase): Promise<Slot | undefined> => {
     started.add(phase.id);
-    let slot: Slot;
     try {
-      slot = await slotFor(phase);
+      return await slotFor(phase);
     } catch (error) {
       // No worktree (a path git refuses, a branch checked out elsewhere): the phase cannot run; its dependents are skipped.
       const reason = `its worktree could not be made: ${error instanceof Error ? error.message : String(error)}`;
       givenUp.add(phase.id);
       run.recorder.record({ type: 'phase_ended', phaseId: phase.id, status: 'failed', reason });
       outcome.problems.push(`${phase.id} failed (${reason})`);
-      return;
+      return undefined;
     }
-    await markStatus(phase.id, 'in_progress');
+  };
+
+  const launch = (phase: Phase, slot: Slot): void => {
     const phaseCtx = phaseContextIn(run, slot.worktree, interrupt, done);
     const runAt = input.runAt ?? runPhase;
     const setup = ctx.config.worktree_setup;
@@ -152,16 +155,22 @@ export async function runPhasesInParallel(input: ParallelInput): Promise<Paralle
     }
     if (interrupt.aborted) return;
     const ready = readyPhases({ phases: toRun, merged: done, started, givenUp, running: running.size, maxParallel: input.maxParallel });
+    // The phases that start together get their worktrees first, then one "in progress" commit.
+    const starting: { phase: Phase; slot: Slot }[] = [];
     for (const id of ready) {
       const phase = byId.get(id);
       if (phase === undefined) continue;
       const state = await run.recorder.state();
       const mean = endedSpends.length === 0 ? undefined : endedSpends.reduce((a, b) => a + b, 0) / endedSpends.length;
-      const budget = decideStartBudget({ maxCostUsd: ctx.config.max_cost, maxPhaseCostUsd: ctx.config.max_phase_cost, spentUsd: runSpend(state).usd, running: running.size, meanPhaseUsd: mean });
+      const busy = running.size + starting.length;
+      const budget = decideStartBudget({ maxCostUsd: ctx.config.max_cost, maxPhaseCostUsd: ctx.config.max_phase_cost, spentUsd: runSpend(state).usd, running: busy, meanPhaseUsd: mean });
       // Reached: the phase starts anyway when it is alone, and its own check stops it at the budget with the run's usual words and exit code.
-      if (budget.kind === 'wait' || (budget.kind === 'reached' && running.size > 0)) break;
-      await start(phase);
+      if (budget.kind === 'wait' || (budget.kind === 'reached' && busy > 0)) break;
+      const slot = await prepare(phase);
+      if (slot !== undefined) starting.push({ phase, slot });
     }
+    await markStatuses(starting.map(({ phase }) => phase.id), 'in_progress');
+    for (const { phase, slot } of starting) launch(phase, slot);
   };
 
   const settle = async (id: string, result: PhaseResult): Promise<void> => {
@@ -188,6 +197,8 @@ export async function runPhasesInParallel(input: ParallelInput): Promise<Paralle
     const merged = await mergePhase(run, {
       ...slot, runBranch, mergedSoFar: mergedThisRun,
       phaseContext: () => phaseContextIn(run, slot.worktree, interrupt, done),
+      // The Status cell rides in the merge commit (one commit, not two); markStatus below then finds it done.
+      beforeCommit: () => stagePlanStatusInMerge(run, id, 'completed'),
     });
     if (merged.kind === 'merged') {
       mergedThisRun.add(id);
