@@ -1,9 +1,10 @@
-// `node scripts/build.js [--if-changed]`: builds dist/ with tsc (tsconfig.build.json), then stamps it
+// `node scripts/build.js [--if-changed] [--no-check]`: builds dist/ with tsc (tsconfig.build.json), then stamps it
 // (dist/.build-stamp) with a hash of what it was built from and of what it holds. `--if-changed`
 // skips tsc when the stamp matches both: the sources, the tsconfig files and TypeScript's version
 // as they are now, and dist/ as the last build left it (so a `tsc` run by hand, an edit in dist/ or
 // a build of other sources all rebuild). The test suite's setup builds this way: once per change,
-// not once per vitest call. Plain Node, so it runs before anything is built.
+// not once per vitest call, and with `--no-check` (tsc only emits: the type check is `npm test`'s
+// own step). Plain Node, so it runs before anything is built.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,23 +56,28 @@ function readStamp(root) {
 }
 
 /**
- * Runs tsc unless `ifChanged` and the stamp says dist/ is the build of these sources. Returns
+ * Runs tsc unless `ifChanged` and the stamp says dist/ is the build of these sources; without
+ * `typeCheck`, tsc only emits (npm's prepare: the type check is `npm test`'s job). Returns
  * whether tsc ran, its exit status (0 when skipped) and its output. The stamp is written only after
- * a clean build: a build with type errors runs again next time (and shows them again).
+ * a clean build: a build with type errors runs again next time (and shows them again). A build
+ * without the check stamps dist/ `unchecked`: a build that checks does not skip on that stamp.
  */
-export function build({ root = fileURLToPath(new URL('..', import.meta.url)), ifChanged = false } = {}) {
+export function build({ root = fileURLToPath(new URL('..', import.meta.url)), ifChanged = false, typeCheck = true } = {}) {
   const tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
   const sources = sourceHash(root, tsc);
-  if (ifChanged && readStamp(root) === `${sources} ${distHash(root)}`) return { ran: false, status: 0, output: '' };
+  const built = `${sources} ${distHash(root)}`;
+  const stamp = readStamp(root);
+  if (ifChanged && (stamp === built || (!typeCheck && stamp === `${built} unchecked`))) return { ran: false, status: 0, output: '' };
   rmSync(path.join(root, 'dist', STAMP), { force: true });
-  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+  // --noCheck emits the same JavaScript without the type check (measured here: 4.6 s of CPU against 11.9 s).
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', ...(typeCheck ? [] : ['--noCheck'])], { cwd: root, encoding: 'utf8' });
   const status = result.status ?? 1;
-  if (status === 0) writeFileSync(path.join(root, 'dist', STAMP), `${sources} ${distHash(root)}\n`);
+  if (status === 0) writeFileSync(path.join(root, 'dist', STAMP), `${sources} ${distHash(root)}${typeCheck ? '' : ' unchecked'}\n`);
   return { ran: true, status, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const result = build({ ifChanged: process.argv.includes('--if-changed') });
+  const result = build({ ifChanged: process.argv.includes('--if-changed'), typeCheck: !process.argv.includes('--no-check') });
   process.stdout.write(result.output);
   process.exitCode = result.status;
 }

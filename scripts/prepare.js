@@ -4,7 +4,8 @@
 // A global git install runs `prepare` without the package's dependencies in reach (npm/cli#8440),
 // and anything installed into the clone then breaks npm's own install of it. So TypeScript is then
 // installed into a temporary folder and the build runs without type information (tsc still emits
-// the same JavaScript; the type check is `npm test`'s job, in a checkout).
+// the same JavaScript; the type check is `npm test`'s job, in a checkout). Either way tsc only
+// emits (--noCheck): the same JavaScript in 4.6 s of CPU instead of 11.9 s, measured here.
 // A type error never fails an install: only a build that produced no CLI does.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,11 +30,12 @@ const tsc = findTsc();
 if (tsc !== undefined) {
   // `npm pack <git url>` runs prepare twice in one clone (at its install, then at its pack): the
   // second finds dist/ the build of these very sources (build.js's stamp) and skips tsc.
-  const result = build({ root, ifChanged: true });
+  // Emit only: the type check is `npm test`'s job, and an install should not wait for it.
+  const result = build({ root, ifChanged: true, typeCheck: false });
   process.stderr.write(result.output);
   if (result.status !== 0) {
     if (!built()) process.exit(result.status);
-    process.stderr.write('debussy prepare: the build reported type errors (above); dist/ was written anyway. `npm test` shows them.\n');
+    process.stderr.write('debussy prepare: the build reported errors (above); dist/ was written anyway. `npm test` shows them.\n');
   }
 } else {
   const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies?.typescript ?? 'latest';
@@ -48,7 +50,7 @@ if (tsc !== undefined) {
       process.exit(1);
     }
     // The dependencies' types are out of reach here: their diagnostics are expected and not shown.
-    spawnSync(process.execPath, [toolTsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+    spawnSync(process.execPath, [toolTsc, '-p', 'tsconfig.build.json', '--noCheck'], { cwd: root, stdio: 'ignore' });
     if (!built()) {
       process.stderr.write('debussy prepare: the build wrote no dist/cli/main.js.\n');
       process.exit(1);

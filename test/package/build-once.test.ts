@@ -100,4 +100,17 @@ describe('scripts/prepare.js (npm\'s prepare)', () => {
     expect(emitted()).toContain("'salut'");
     expect(await runScript(['scripts/prepare.js'])).toMatchObject({ ran: false, status: 0 });
   });
+
+  it('emits without the type check: a type error neither stops an install nor is reported there', async () => {
+    write('src/greeting.ts', "export const greeting: number = 'typed wrong';\n");
+    const prepared = await runScript(['scripts/prepare.js']);
+    expect(prepared).toMatchObject({ ran: true, status: 0 });
+    expect(prepared.output).not.toMatch(/error TS/);
+    expect(emitted()).toContain("'typed wrong'");
+    // An unchecked build does not stand for a checked one: `npm run build`-style builds check, and show it.
+    expect(await runScript(['scripts/build.js', '--if-changed', '--no-check'])).toMatchObject({ ran: false, status: 0 });
+    const checked = await buildIfChanged();
+    expect(checked.status).not.toBe(0);
+    expect(checked.output).toMatch(/error TS2322/);
+  });
 });
