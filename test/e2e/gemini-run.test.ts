@@ -97,15 +97,24 @@ describe('debussy run --agent gemini', () => {
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    await waitFor('the stop to be decided', async () => (await journal(dir)).some((e) => e.type === 'stop_requested'));
+    // Bounded waits that say what was seen: a hang would tell nothing.
+    const seen = async () => `debussy printed:\n${out}\nthe model was asked ${server.modelRequests().length} times; the journal: ${(await journal(dir)).map((e) => e.type).join(' ')}`;
+    await waitFor('the stop to be decided', async () => (await journal(dir)).some((e) => e.type === 'stop_requested'), 30_000).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}\n${await seen()}`);
+    });
     await new Promise((resolve) => setTimeout(resolve, 250));
     child.kill('SIGSTOP');
     const stoppedAt = Date.now();
-    expect(existsSync(path.join(dir, 'b.txt')), "the crossing call's command had finished before debussy was stopped: the race was not run").toBe(false);
-    await nextRequest;
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const resumedAt = Date.now();
-    child.kill('SIGCONT');
+    let resumedAt = 0;
+    try {
+      expect(existsSync(path.join(dir, 'b.txt')), "the crossing call's command had finished before debussy was stopped: the race was not run").toBe(false);
+      const asked = await Promise.race([nextRequest.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 20_000))]);
+      expect(asked, `gemini did not ask for the response after the crossing call's tools (were they refused?)\n${await seen()}`).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    } finally {
+      resumedAt = Date.now();
+      child.kill('SIGCONT');
+    }
     const code = await closed;
     if (code !== 0) console.log(out);
     // The race was run: gemini asked for the next response while debussy was stopped.

@@ -147,7 +147,11 @@ class GeminiSession implements AgentSession {
     // gemini announces its own retries on stderr only.
     const exited = this.agent.watch(child, (chunk) => this.readRetries(chunk));
     child.stdin.end(this.options.prompt);
-    const poll = setInterval(() => this.readChat(), CHAT_POLL_MS);
+    // Read after the I/O that is waiting (setImmediate): the stream's tool_use lines of a response come
+    // before its usage in the chat file, and a stop decided on that usage must know those tools.
+    const poll = setInterval(() => setImmediate(() => {
+      if (!this.agent.exited) this.readChat();
+    }), CHAT_POLL_MS);
     const pumped = this.pump(child);
     const exit = await exited;
     clearInterval(poll);
@@ -272,9 +276,10 @@ class GeminiSession implements AgentSession {
 
   /**
    * The tools the guard lets through once armed: those running when a graceful stop was decided,
-   * and those of the same batch read after it (gemini prints a batch's tool_use lines before any of
-   * its results, and the next response's only after them), until the first tool_result since the
-   * stop. An immediate stop lets nothing through. Whether the list grew.
+   * and those read after it until the first tool_result since the stop: gemini prints a response's
+   * tool_use lines before its usage reaches the chat file and before any of its tools' results,
+   * and the next response's only after them, so these are the stop call's own (read late when the
+   * chat file was read first). An immediate stop lets nothing through. Whether the list grew.
    */
   private allowStopCallTools(): boolean {
     if (this.stop.immediate) {
@@ -282,7 +287,7 @@ class GeminiSession implements AgentSession {
       this.allowed.fingerprints = [];
       return had;
     }
-    if (!this.stop.requested || !this.stop.toolsRunning || this.signalled || this.stream.toolResults > this.stop.resultsAtStop) return false;
+    if (!this.stop.requested || this.signalled || this.stream.toolResults > this.stop.resultsAtStop) return false;
     let grew = false;
     for (const [id, fingerprint] of this.stream.pendingTools) {
       if (this.allowed.ids.has(id)) continue;
@@ -290,6 +295,8 @@ class GeminiSession implements AgentSession {
       this.allowed.fingerprints.push(fingerprint);
       grew = true;
     }
+    // Tools of the stop call read after the stop: the stop waits for them as for those running at it.
+    if (grew) this.stop.toolsRunning = true;
     return grew;
   }
 
