@@ -11,8 +11,9 @@
  * geminiToolFingerprint), and gemini is signalled once they are done. A next response that gemini
  * asks for and gets before debussy has read that they are done (debussy starved of the CPU) has
  * its tools refused by the guard, and gemini ends its run. A stop with no tool running arms the
- * guard with nothing let through and signals after a short settle: a tool_use of the stop's own
- * response read late is then refused by the guard (gemini ends with a result).
+ * guard with nothing let through and signals after a short settle; a tool_use line read after the
+ * stop and before any tool's result is the stop call's own, read late, and is let through and
+ * waited for (gemini-session.ts).
  */
 
 /**
