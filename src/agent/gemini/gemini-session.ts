@@ -147,11 +147,7 @@ class GeminiSession implements AgentSession {
     // gemini announces its own retries on stderr only.
     const exited = this.agent.watch(child, (chunk) => this.readRetries(chunk));
     child.stdin.end(this.options.prompt);
-    // Read after the I/O that is waiting (setImmediate): the stream's tool_use lines of a response come
-    // before its usage in the chat file, and a stop decided on that usage must know those tools.
-    const poll = setInterval(() => setImmediate(() => {
-      if (!this.agent.exited) this.readChat();
-    }), CHAT_POLL_MS);
+    const poll = setInterval(() => this.readChatSoon(), CHAT_POLL_MS);
     const pumped = this.pump(child);
     const exit = await exited;
     clearInterval(poll);
@@ -210,10 +206,22 @@ class GeminiSession implements AgentSession {
         for (const event of parseGeminiLine(line, this.stream)) this.handle(event);
         this.advance();
       }
-      this.readChat();
+      this.readChatSoon();
       if (!this.logs.flush()) await this.logs.drained();
       await this.queue.room();
     }
+  }
+
+  /**
+   * The chat file is read after the I/O that is waiting (setImmediate), so the stream's lines in the
+   * pipe are read first: gemini prints a response's tool_use lines before its usage reaches the chat
+   * file, and a stop decided on that usage must know that response's tools, or the guard would refuse
+   * them (a clean-clone CI saw it: the crossing call's tools refused, its work redone after the restart).
+   */
+  private readChatSoon(): void {
+    setImmediate(() => {
+      if (!this.agent.exited) this.readChat();
+    });
   }
 
   /** What gemini appended to its chat file since the last read: each new call's usage becomes events. */
@@ -276,10 +284,11 @@ class GeminiSession implements AgentSession {
 
   /**
    * The tools the guard lets through once armed: those running when a graceful stop was decided,
-   * and those read after it until the first tool_result since the stop: gemini prints a response's
-   * tool_use lines before its usage reaches the chat file and before any of its tools' results,
-   * and the next response's only after them, so these are the stop call's own (read late when the
-   * chat file was read first). An immediate stop lets nothing through. Whether the list grew.
+   * and those of the same batch read after it (gemini prints a batch's tool_use lines before any of
+   * its results, and the next response's only after them), until the first tool_result since the
+   * stop. With nothing running at the stop, nothing is let through: a tool_use read after it may be
+   * the next response's (its call's tools done and their results read before its usage). An
+   * immediate stop lets nothing through. Whether the list grew.
    */
   private allowStopCallTools(): boolean {
     if (this.stop.immediate) {
@@ -287,7 +296,7 @@ class GeminiSession implements AgentSession {
       this.allowed.fingerprints = [];
       return had;
     }
-    if (!this.stop.requested || this.signalled || this.stream.toolResults > this.stop.resultsAtStop) return false;
+    if (!this.stop.requested || !this.stop.toolsRunning || this.signalled || this.stream.toolResults > this.stop.resultsAtStop) return false;
     let grew = false;
     for (const [id, fingerprint] of this.stream.pendingTools) {
       if (this.allowed.ids.has(id)) continue;
@@ -295,8 +304,6 @@ class GeminiSession implements AgentSession {
       this.allowed.fingerprints.push(fingerprint);
       grew = true;
     }
-    // Tools of the stop call read after the stop: the stop waits for them as for those running at it.
-    if (grew) this.stop.toolsRunning = true;
     return grew;
   }
 

@@ -11,9 +11,9 @@
  * geminiToolFingerprint), and gemini is signalled once they are done. A next response that gemini
  * asks for and gets before debussy has read that they are done (debussy starved of the CPU) has
  * its tools refused by the guard, and gemini ends its run. A stop with no tool running arms the
- * guard with nothing let through and signals after a short settle; a tool_use line read after the
- * stop and before any tool's result is the stop call's own, read late, and is let through and
- * waited for (gemini-session.ts).
+ * guard with nothing let through and signals after a short settle: a tool_use read after it is
+ * refused (gemini ends with a result). The chat file is read after the stream's waiting lines, so
+ * the stop call's own tool_use lines are known by then (gemini-session.ts).
  */
 
 /**
