@@ -42,35 +42,37 @@ export async function markPlanStatuses(ctx: PhaseContext, phaseIds: readonly str
  * written and committed after the merge as at any other time (markPlanStatus).
  */
 export async function stagePlanStatusInMerge(ctx: PhaseContext, phaseId: string, status: PhaseStatus): Promise<boolean> {
-  if (!ctx.config.update_plan_status || !ctx.useGit) return false;
-  const relative = path.relative(ctx.root, ctx.plan.path);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return false;
-  const gitPath = `./${relative.split(path.sep).join('/')}`;
+  const plan = ctx.config.update_plan_status && ctx.useGit ? planInRepository(ctx) : undefined;
+  if (plan === undefined) return false;
   try {
-    const now = await readFile(ctx.plan.path, 'utf8');
     // Stage 0 of the index: what the merge will commit.
-    if (now !== (await gitStdout(ctx.root, ['show', `:${gitPath}`]))) return false;
-    const updated = withStatusCell(now, phaseId, status);
-    if (updated === undefined) return false;
-    if (updated === now) return true;
+    if ((await readFile(ctx.plan.path, 'utf8')) !== (await gitStdout(ctx.root, ['show', `:${plan.gitPath}`]))) return false;
     if (!(await updatePhaseStatusCell(ctx.plan.path, phaseId, status))) return false;
-    await gitStdout(ctx.root, ['add', '--', gitPath]);
+    await gitStdout(ctx.root, ['add', '--', plan.gitPath]);
     return true;
   } catch {
     return false; // not tracked, or git refused: the cell is written after the merge instead
   }
 }
 
+/** The master plan's path in the run's repository (as shown, and as git names it), or undefined when it lies outside. */
+function planInRepository(ctx: PhaseContext): { relative: string; gitPath: string } | undefined {
+  const relative = path.relative(ctx.root, ctx.plan.path);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  return { relative, gitPath: `./${relative.split(path.sep).join('/')}` };
+}
+
 /** Commits the master plan when the phases' status cells are its only change from HEAD. */
 async function commitPlanStatus(ctx: PhaseContext, phaseIds: readonly string[], status: PhaseStatus): Promise<void> {
   if (!ctx.useGit) return;
   const phaseId = phaseIds[0] ?? '';
-  const relative = path.relative(ctx.root, ctx.plan.path);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return; // not in this repository
+  const plan = planInRepository(ctx);
+  if (plan === undefined) return; // not in this repository
+  const { relative } = plan;
   const now = await readFile(ctx.plan.path, 'utf8');
   let committed: string;
   try {
-    committed = await gitStdout(ctx.root, ['show', `HEAD:./${relative.split(path.sep).join('/')}`]);
+    committed = await gitStdout(ctx.root, ['show', `HEAD:${plan.gitPath}`]);
   } catch {
     return; // not tracked (or no commit yet): nothing that a dirty-tree check would see
   }

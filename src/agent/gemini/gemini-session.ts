@@ -25,7 +25,7 @@ import { chatLineEvents, newChatFileState, type ChatFileState } from './chat-fil
 import { ChatFileFollower } from './chat-follower.js';
 import { createGeminiHome, type GeminiHome } from './gemini-home.js';
 import { geminiArgs, geminiEnv, geminiPermissions, type PermissionModeName } from './gemini-launch.js';
-import { geminiStopStep, isGeminiToolFingerprint } from './gemini-stop.js';
+import { geminiStopStep, geminiToolFingerprint, isGeminiToolFingerprint } from './gemini-stop.js';
 import { newGeminiStreamState, parseGeminiLine, type GeminiStreamState } from './stream-events.js';
 
 export const GEMINI_INSTALL_HINT = 'Install the Gemini CLI (npm install -g @google/gemini-cli) or set gemini_command in the config to its full path.';
@@ -298,10 +298,10 @@ class GeminiSession implements AgentSession {
     }
     if (!this.stop.requested || !this.stop.toolsRunning || this.signalled || this.stream.toolResults > this.stop.resultsAtStop) return false;
     let grew = false;
-    for (const [id, fingerprint] of this.stream.pendingTools) {
+    for (const [id, tool] of this.stream.pendingTools) {
       if (this.allowed.ids.has(id)) continue;
       this.allowed.ids.add(id);
-      this.allowed.fingerprints.push(fingerprint);
+      this.allowed.fingerprints.push(geminiToolFingerprint(tool.name, tool.parameters));
       grew = true;
     }
     return grew;

@@ -10,7 +10,6 @@
  * The calls' usage is not here: it is in gemini's chat file (chat-file.ts). The result is held
  * back by the session until the chat file has been read to its end, so its totals are whole.
  */
-import { geminiToolFingerprint } from './gemini-stop.js';
 import type { AgentEvent } from '../agent-events.js';
 import { apiErrorType } from '../agent-errors.js';
 import { isRecord, numberField, recordField, stringField, type JsonRecord } from '../json-fields.js';
@@ -33,8 +32,8 @@ export interface GeminiStreamState {
   sessionId: string | undefined;
   model: string | undefined;
   cwd: string | undefined;
-  /** Tools printed (tool_use) whose result has not come, each with its stop-guard fingerprint (gemini-stop.ts). */
-  pendingTools: Map<string, string>;
+  /** Tools printed (tool_use) whose result has not come, by id: their name and input as printed (a stop's guard lists them). */
+  pendingTools: Map<string, { name: string; parameters: unknown }>;
   /** tool_use lines seen in all. */
   toolUses: number;
   /** tool_result lines seen in all. */
@@ -116,7 +115,7 @@ function onToolUse(value: JsonRecord, state: GeminiStreamState): AgentEvent[] {
   const tool = geminiTool(name, value.parameters);
   state.toolUses += 1;
   state.textTurn += 1;
-  state.pendingTools.set(id, geminiToolFingerprint(name, value.parameters));
+  state.pendingTools.set(id, { name, parameters: value.parameters });
   return [{ type: 'tool_start', messageId: id, toolUseId: id, name: tool.name, input: tool.input, summary: summarizeToolUse(tool.name, tool.input, state.cwd, state.redact) }];
 }
 

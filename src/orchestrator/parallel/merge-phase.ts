@@ -25,7 +25,7 @@ export interface MergeTarget {
   /** The phase's context in its worktree, for a remediation session. */
   phaseContext: () => PhaseContext;
   /** Run before the merge is committed, its changes staged into it (the phase's Status cell). */
-  beforeCommit?: () => Promise<unknown>;
+  beforeCommit?: () => Promise<void>;
 }
 
 export type MergeResult = { kind: 'merged' } | { kind: 'interrupted' } | { kind: 'failed'; reason: string; files: string[] };

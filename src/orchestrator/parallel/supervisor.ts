@@ -194,17 +194,20 @@ export async function runPhasesInParallel(input: ParallelInput): Promise<Paralle
     const slot = id === undefined ? undefined : slots.get(id);
     if (id === undefined || slot === undefined) return;
     awaiting.splice(awaiting.findIndex((entry) => entry.id === id), 1);
+    // The Status cell rides in the merge commit (one commit, not two) when it can; else a commit of its own after it.
+    let statusInMerge = false;
     const merged = await mergePhase(run, {
       ...slot, runBranch, mergedSoFar: mergedThisRun,
       phaseContext: () => phaseContextIn(run, slot.worktree, interrupt, done),
-      // The Status cell rides in the merge commit (one commit, not two); markStatus below then finds it done.
-      beforeCommit: () => stagePlanStatusInMerge(run, id, 'completed'),
+      beforeCommit: async () => {
+        statusInMerge = await stagePlanStatusInMerge(run, id, 'completed');
+      },
     });
     if (merged.kind === 'merged') {
       mergedThisRun.add(id);
       done.add(id);
       outcome.completedThisRun.push(id);
-      await markStatus(id, 'completed');
+      if (!statusInMerge) await markStatus(id, 'completed');
       await removeWorktree(ctx.root, slot.worktree, slot.branch);
       return;
     }
