@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive, processStartTime } from '../../src/process/identity.js';
 import { findSessionProcesses, terminateProcesses } from '../../src/process/tree.js';
+import { pidIn, until } from '../e2e/processes.js';
 
 /**
  * The process-tree tests, as a function so that each file that calls it registers them anew:
@@ -42,22 +43,6 @@ export function processTreeSuite(): void {
     return child;
   }
 
-  async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
-  function pidFrom(file: string): number | undefined {
-    if (!existsSync(file)) return undefined;
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    return pid > 0 ? pid : undefined;
-  }
-
   async function exitOf(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null || child.signalCode !== null) return;
     await new Promise((resolve) => child.once('exit', resolve));
@@ -67,7 +52,7 @@ export function processTreeSuite(): void {
     it('finds descendants through parent links, the root excluded', async () => {
       const pidFile = path.join(dir, 'pid');
       const shell = sh(`sleep 30 & echo $! > ${pidFile}; wait`);
-      const sleeper = await until(() => pidFrom(pidFile), 'the sleep pid');
+      const sleeper = await until(() => pidIn(pidFile), 'the sleep pid');
       stray(sleeper);
       const found = findSessionProcesses(shell.pid ?? -1);
       expect(found.map((r) => r.pid)).toContain(sleeper);
@@ -79,7 +64,7 @@ export function processTreeSuite(): void {
       const marker = { name: 'DEBUSSY_SESSION_MARKER', value: randomUUID() };
       const pidFile = path.join(dir, 'pid');
       const shell = sh(`setsid sleep 30 & echo $! > ${pidFile}; wait`, { [marker.name]: marker.value });
-      const sleeper = await until(() => pidFrom(pidFile), 'the sleep pid');
+      const sleeper = await until(() => pidIn(pidFile), 'the sleep pid');
       stray(sleeper);
       shell.kill('SIGKILL');
       await exitOf(shell);
@@ -95,7 +80,7 @@ export function processTreeSuite(): void {
     it('does not find processes of another marker', async () => {
       const pidFile = path.join(dir, 'pid');
       sh(`setsid sleep 30 & echo $! > ${pidFile}; wait`, { DEBUSSY_SESSION_MARKER: 'other' });
-      stray(await until(() => pidFrom(pidFile), 'the sleep pid'));
+      stray(await until(() => pidIn(pidFile), 'the sleep pid'));
       expect(findSessionProcesses(-1, { name: 'DEBUSSY_SESSION_MARKER', value: randomUUID() })).toEqual([]);
       // A marker that is a prefix of another value does not match it either.
       expect(findSessionProcesses(-1, { name: 'DEBUSSY_SESSION_MARKER', value: 'oth' })).toEqual([]);

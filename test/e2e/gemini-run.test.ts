@@ -17,6 +17,7 @@ import { GEMINI_BIN, GEMINI_TEST_MODEL, geminiEnv, useGeminiHome, useScriptedGem
 import { planFiles } from '../support/plan-files.js';
 import { shellCall, writeFileCall, type GeminiTurn, type RecordedGeminiRequest } from '../support/scripted-gemini.js';
 import { git, tempGitRepo } from '../support/temp-git-repo.js';
+import { waitFor } from './processes.js';
 
 async function project(phases: Parameters<typeof planFiles>[1], config: Record<string, unknown> = {}) {
   const repo = await tempGitRepo({
@@ -44,14 +45,6 @@ const write = (file: string, text: string, id: string) => shellCall(`mkdir -p ${
  * command spells it otherwise (the checkpoint also quotes the session's last command).
  */
 const PROGRESS = 'recorded by GEMINI';
-
-async function waitFor(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function journal(dir: string) {
   const run = await latestRun(dir);

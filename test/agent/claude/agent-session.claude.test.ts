@@ -12,6 +12,7 @@ import { ContextMonitor, type ContextCrossing } from '../../../src/context/index
 import { isProcessAlive, processStartTime } from '../../../src/process/identity.js';
 import { CLAUDE_BIN, claudeEnv, makeClaudeConfigDir } from '../../support/claude.js';
 import { startScriptedApi, type ScriptedApi, type ScriptedTurn } from '../../support/scripted-api.js';
+import { pidIn, until } from '../../e2e/processes.js';
 
 let workDir: string;
 let config: { dir: string; cleanup(): Promise<void> };
@@ -55,21 +56,6 @@ const bash = (command: string, more: Partial<Extract<ScriptedTurn, { kind: 'tool
   ...more,
 });
 
-async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-function pidIn(file: string): number | undefined {
-  if (!existsSync(file)) return undefined;
-  const pid = Number(readFileSync(file, 'utf8').trim());
-  return pid > 0 ? pid : undefined;
-}
 
 describe('an agent session with the real claude CLI', () => {
   it('runs a Bash tool and reports the events in order, to the end', async () => {
