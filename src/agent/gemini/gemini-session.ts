@@ -73,6 +73,7 @@ class GeminiSession implements AgentSession {
   private readonly home: GeminiHome | undefined;
   private readonly agent: SpawnedAgent;
   private readonly chatFile: ChatFileFollower | undefined;
+  private readonly chatLinesRead: string[] = [];
   private lastApiError: ApiErrorEvent | undefined;
   private lastRetry: ApiRetryEvent | undefined;
   private readonly retries = new RetryNoticeReader();
@@ -213,22 +214,40 @@ class GeminiSession implements AgentSession {
   }
 
   /**
-   * The chat file is read after the I/O that is waiting (setImmediate), so the stream's lines in the
-   * pipe are read first: gemini prints a response's tool_use lines before its usage reaches the chat
-   * file, and a stop decided on that usage must know that response's tools, or the guard would refuse
-   * them (a clean-clone CI saw it: the crossing call's tools refused, its work redone after the restart).
+   * gemini prints a response's tool_use lines before its usage reaches the chat file, and a stop
+   * decided on that usage must know that response's tools, or the guard refuses them (clean-clone CIs
+   * saw it: the crossing call's tools refused, its work redone after the restart). So lines read from
+   * the chat file are handled only after one more turn of the event loop: its poll for I/O comes
+   * after the read, so whatever gemini printed before writing them is in the pipe then and is read
+   * first. Reading the file after the waiting I/O alone was not enough: gemini can print between
+   * that poll and the read, the more so when debussy is short of CPU.
    */
   private readChatSoon(): void {
     setImmediate(() => {
-      if (!this.agent.exited) this.readChat();
+      if (this.agent.exited) return;
+      const lines = this.newChatLines();
+      if (lines.length === 0) return this.advance();
+      this.chatLinesRead.push(...lines);
+      setImmediate(() => this.handleChatLines());
     });
   }
 
-  /** What gemini appended to its chat file since the last read: each new call's usage becomes events. */
+  /** What gemini appended to its chat file since the last read, handled now (once gemini has exited, the file is whole). */
   private readChat(): void {
+    this.chatLinesRead.push(...this.newChatLines());
+    this.handleChatLines();
+  }
+
+  private newChatLines(): string[] {
     // gemini makes its chat file after its storage is set up, which its init line follows: no search of ~/.gemini/tmp before.
-    if (this.stream.sessionId === undefined && this.options.resumeSessionId === undefined) return;
-    for (const line of this.chatFile?.newLines() ?? []) {
+    if (this.stream.sessionId === undefined && this.options.resumeSessionId === undefined) return [];
+    return this.chatFile?.newLines() ?? [];
+  }
+
+  /** The chat-file lines read and not yet handled: each new call's usage becomes events. */
+  private handleChatLines(): void {
+    const lines = this.chatLinesRead.splice(0);
+    for (const line of lines) {
       for (const event of chatLineEvents(line, this.chat, this.totals)) this.handle(event);
     }
     this.advance();
