@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The tests that run the real binaries (debussy's bin/debussy.js, which runs dist/, the claude
@@ -36,6 +38,40 @@ export const E2E_TESTS = [
   'test/scaffold/gitignore.test.ts',
 ];
 
+/**
+ * The files that take longest, longest first (measured in a full run, 2026-11-27): they start first.
+ * vitest orders a run by the durations it cached from the last one, and without that cache (a clean
+ * clone, as in CI) by file size, which put a 31 s file last: it ran alone at the end of the e2e
+ * project, whose end the unit project waits for, with the other workers idle. In a full run on this
+ * machine the files below take 15-52 s each; what is not listed keeps vitest's order.
+ */
+export const LONGEST_FIRST = [
+  'test/queue/queue-run.test.ts',
+  'test/package/git-install.test.ts',
+  'test/e2e/parallel-phases.test.ts',
+  'test/e2e/restart-loop.test.ts',
+  'test/e2e/gemini-run.test.ts',
+  'test/e2e/codex-run.test.ts',
+  'test/demo/demo.test.ts',
+  'test/e2e/context-truth.test.ts',
+  'test/ci-workflow/run-workflow-locally.test.ts',
+  'test/e2e/session-settings.test.ts',
+  'test/e2e/portable-processes.test.ts',
+  'test/agent/claude/agent-session.test.ts',
+  'test/e2e/live-status.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const index = LONGEST_FIRST.indexOf(path.relative(spec.project.config.root, spec.moduleId));
+      return index === -1 ? LONGEST_FIRST.length : index;
+    };
+    // Array.prototype.sort is stable: the files not listed keep vitest's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -54,6 +90,7 @@ export default defineConfig({
     // more CPU than the tests (unit: 183 s of CPU, then 107 s). Files restore what they change
     // (process.env, the directory, servers, children) in their own after-hooks.
     isolate: false,
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: E2E_TESTS } },
       { extends: true, test: { name: 'e2e', include: E2E_TESTS.map((glob) => (glob.endsWith('**') ? `${glob}/*.test.ts` : glob)), globalSetup: ['test/global-setup.ts'] } },

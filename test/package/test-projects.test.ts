@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { E2E_TESTS } from '../../vitest.config.js';
+import { E2E_TESTS, LONGEST_FIRST } from '../../vitest.config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const RUNS_A_BINARY = /DEBUSSY_BIN|CLAUDE_BIN|CODEX_BIN|bin\/debussy\.js|node_modules\/\.bin\/|\.ci\/run|scripts\/demo|['"]dist['"]|['"`/]dist\/[\w-]+/;
@@ -55,5 +55,12 @@ describe('the unit project', () => {
   it('the check finds one: an e2e test that runs the binary through a helper', () => {
     expect([...withLocalImports('test/e2e/restart-loop.test.ts')].some((f) => RUNS_A_BINARY.test(readFileSync(path.join(ROOT, f), 'utf8')))).toBe(true);
     expect(e2e.some((pattern) => pattern.test('test/e2e/restart-loop.test.ts'))).toBe(true);
+  });
+});
+
+describe('the files started first', () => {
+  it('are test files that exist: a renamed one would drop to vitest\'s order unnoticed', () => {
+    expect(LONGEST_FIRST.filter((file) => !file.endsWith('.test.ts') || !existsSync(path.join(ROOT, file)))).toEqual([]);
+    expect(new Set(LONGEST_FIRST).size).toBe(LONGEST_FIRST.length);
   });
 });

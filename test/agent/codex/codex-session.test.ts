@@ -3,10 +3,11 @@
  * Responses server: a short session to its end, a graceful stop at a usage event, an immediate
  * stop during a tool, and a resume of the saved thread.
  */
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/agent-events.js';
 import type { AgentSession } from '../../../src/agent/agent-session.js';
 import { startCodexSession, type CodexSessionOptions } from '../../../src/agent/codex/codex-session.js';
@@ -19,9 +20,9 @@ import { execCommand, inputItems, toolOutputs, userTexts, type ResponsesTurn } f
 const ofType = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 /** A `debussy` on PATH, as the orchestrator's shim is, that says it was reached. */
-async function shimDir(cwd: string): Promise<string> {
-  const dir = join(cwd, '..', `shim-${Date.now()}`);
-  await mkdir(dir, { recursive: true });
+async function shimDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'debussy-shim-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, 'debussy'), '#!/bin/sh\necho "shim reached: $*"\n');
   await chmod(join(dir, 'debussy'), 0o755);
   return dir;
@@ -31,7 +32,7 @@ async function session(script: ResponsesTurn[], options: Partial<CodexSessionOpt
   const server = await useScriptedResponses({ script });
   const home = options.home ?? (await useCodexHome({ baseUrl: server.baseUrl }));
   const cwd = await useTempGitRepo();
-  const shim = await shimDir(cwd);
+  const shim = await shimDir();
   const env = codexEnv(home);
   const events: AgentEvent[] = [];
   const holder: { agent?: AgentSession } = {};
