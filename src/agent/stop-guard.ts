@@ -9,9 +9,8 @@
  * (claude/session-settings.ts, codex/codex-command.ts, gemini/gemini-launch.ts).
  */
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { shellQuote } from '../text/shell-quote.js';
+import { sessionTempFiles } from './session-temp-files.js';
 
 /** A hook as both Claude Code and codex take it: a command run for the tool calls its matcher names. */
 export interface CommandHook {
@@ -86,8 +85,7 @@ export type ListableEntry = (entry: string) => boolean;
 const isListableCallId: ListableEntry = (id) => LISTABLE_CALL_ID.test(id);
 
 export function createStopGuard(sessionMarker: string, listable: ListableEntry = isListableCallId): StopGuard {
-  const stopFile = path.join(tmpdir(), `debussy-stop-${sessionMarker}`);
-  const answerFile = path.join(tmpdir(), `debussy-hooks-${sessionMarker}`);
+  const { stopFile, answerFile } = sessionTempFiles(sessionMarker);
   return {
     stopFile,
     answerFile,

@@ -6,22 +6,25 @@
  * alone).
  */
 import { SESSION_MARKER_VAR } from '../agent/session-processes.js';
+import { removeSessionTempFiles } from '../agent/session-temp-files.js';
 import { findOrphansOf, type ProcessOwner } from '../process/owner-marker.js';
 import { findSessionProcesses, terminateProcesses, type ProcessRef } from '../process/tree.js';
 import { isProcessAlive } from '../process/identity.js';
-import type { RunState } from '../state/index.js';
+import type { RunState, SessionSummary } from '../state/index.js';
+
+function unendedSessions(run: RunState): SessionSummary[] {
+  return Object.values(run.phases).flatMap((phase) => phase.sessions.filter((session) => !session.ended));
+}
 
 function sessionLeftovers(run: RunState): ProcessRef[] {
   const refs: ProcessRef[] = [];
-  for (const phase of Object.values(run.phases)) {
-    for (const session of phase.sessions) {
-      if (session.ended || session.agentPid === undefined) continue;
-      const alive = isProcessAlive(session.agentPid, session.agentStartTime);
-      const marker = session.marker ? { name: SESSION_MARKER_VAR, value: session.marker } : undefined;
-      const found = alive || marker ? findSessionProcesses(alive ? session.agentPid : -1, marker) : [];
-      if (alive) refs.push({ pid: session.agentPid, ...(session.agentStartTime === undefined ? {} : { startTime: session.agentStartTime }) });
-      refs.push(...found);
-    }
+  for (const session of unendedSessions(run)) {
+    if (session.agentPid === undefined) continue;
+    const alive = isProcessAlive(session.agentPid, session.agentStartTime);
+    const marker = session.marker ? { name: SESSION_MARKER_VAR, value: session.marker } : undefined;
+    const found = alive || marker ? findSessionProcesses(alive ? session.agentPid : -1, marker) : [];
+    if (alive) refs.push({ pid: session.agentPid, ...(session.agentStartTime === undefined ? {} : { startTime: session.agentStartTime }) });
+    refs.push(...found);
   }
   return refs;
 }
@@ -29,11 +32,16 @@ function sessionLeftovers(run: RunState): ProcessRef[] {
 /**
  * Ends what a dead run left behind: the unended sessions of `run` (when its journal is known) and
  * every process started by one of the dead `owners` (the debussy processes that held the lock or
- * wrote the journal). Resolves with how many processes were ended.
+ * wrote the journal); then removes what those sessions kept in the temporary directory. Resolves
+ * with how many processes were ended.
  */
 export async function reclaimDeadRun(run: RunState | undefined, owners: readonly ProcessOwner[] = []): Promise<number> {
   const refs = run === undefined ? [] : sessionLeftovers(run);
   for (const owner of owners) refs.push(...findOrphansOf(owner));
   const unique = [...new Map(refs.map((ref) => [ref.pid, ref])).values()];
-  return unique.length === 0 ? 0 : terminateProcesses(unique, 2000);
+  const ended = unique.length === 0 ? 0 : await terminateProcesses(unique, 2000);
+  for (const session of run === undefined ? [] : unendedSessions(run)) {
+    if (session.marker !== undefined && session.marker !== '') removeSessionTempFiles(session.marker);
+  }
+  return ended;
 }

@@ -4,7 +4,7 @@
  * goes through both: Ctrl-C in phase 1, `debussy resume` completes it and is killed -9 in phase 2,
  * and a plain `debussy run` completes that.
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,15 +61,20 @@ describe('Ctrl-C, then kill -9 of debussy mid-phase', () => {
     const resumedPrompt = project.api.mainRequests().filter((r) => sessionKind(r) === 'checkpoint')[0];
     expect(resumedPrompt && firstUserText(resumedPrompt)).toContain('wip.txt');
     const headBefore = (await project.git('rev-parse', 'HEAD')).trim();
+    // The killed session's files in the temporary directory (its stop guard's), made as it started.
+    const killedMarker = eventsOf(await project.journal(), 'session_started').at(-1)?.marker ?? '';
+    const leftFiles = () => readdirSync(os.tmpdir()).filter((name) => killedMarker !== '' && name.includes(killedMarker));
     second.child.kill('SIGKILL');
     await second.done;
     expect(livePids(/^sleep 23$/).length).toBeGreaterThan(0); // the orphans are really there
+    expect(leftFiles().length).toBeGreaterThan(0);
 
     const resumed = await project.run(['run', project.planArg]);
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/reclaimed a stale lock from run \S+ \(pid \d+ is no longer running\)/);
     expect(resumed.stdout).toMatch(/ended \d+ process\(es\) it left behind/);
     expect(livePids(/^sleep 23$/)).toEqual([]);
+    expect(leftFiles()).toEqual([]);
 
     // Every commit from before the kill is still in history.
     expect(await project.git('merge-base', '--is-ancestor', headBefore, 'HEAD').then(() => true, () => false)).toBe(true);

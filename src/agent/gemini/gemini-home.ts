@@ -5,9 +5,10 @@
  * gemini writes there lands in the user's own folder and a later session can resume. Without a
  * user `.gemini` the session's folder is all gemini has, and goes with the session.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
+import { sessionTempFiles } from '../session-temp-files.js';
 import { parseUserSettings, sessionSettings } from './gemini-launch.js';
 
 export interface GeminiHome {
@@ -26,8 +27,10 @@ export function userGeminiDir(env: Record<string, string | undefined>): string {
   return path.join(home, '.gemini');
 }
 
-export function createGeminiHome(input: { env: Record<string, string | undefined>; stopFile: string; compressionThreshold?: number }): GeminiHome {
-  const dir = mkdtempSync(path.join(tmpdir(), 'debussy-gemini-'));
+/** The session's gemini home, named by its marker (a random UUID, so made here alone): a next run can remove it after a kill -9. */
+export function createGeminiHome(input: { env: Record<string, string | undefined>; marker: string; stopFile: string; compressionThreshold?: number }): GeminiHome {
+  const dir = sessionTempFiles(input.marker).geminiHome;
+  mkdirSync(dir, { mode: 0o700 });
   const geminiDir = path.join(dir, '.gemini');
   mkdirSync(geminiDir, { mode: 0o700 });
   const notes: string[] = [];

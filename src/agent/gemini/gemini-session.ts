@@ -96,7 +96,7 @@ class GeminiSession implements AgentSession {
     this.agent = new SpawnedAgent({
       command: options.command, cwd: options.cwd, env: options.env, marker: this.marker, installHint: GEMINI_INSTALL_HINT,
       prepare: (env) => {
-        home = createGeminiHome({ env: options.env, stopFile: this.guard.stopFile, ...(options.compressionThreshold === undefined ? {} : { compressionThreshold: options.compressionThreshold }) });
+        home = createGeminiHome({ env: options.env, marker: this.marker, stopFile: this.guard.stopFile, ...(options.compressionThreshold === undefined ? {} : { compressionThreshold: options.compressionThreshold }) });
         for (const note of home.notes) this.logs.note(`gemini: ${note}`);
         const args = geminiArgs({ ...(options.model === undefined ? {} : { model: options.model }), sessionId: this.sessionId, resume: options.resumeSessionId !== undefined, approvalMode: permissions.approvalMode, ...(options.extraArgs === undefined ? {} : { extraArgs: options.extraArgs }) });
         return { args, env: geminiEnv(env, home.dir) };

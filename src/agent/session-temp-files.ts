@@ -1,0 +1,43 @@
+/**
+ * What an agent session keeps in the temporary directory, each named by the session's marker (a
+ * random UUID, recorded in the journal's session_started): its stop guard's files and, for gemini,
+ * the session's gemini home. The session removes them as it ends; after debussy itself was killed
+ * (kill -9), the next run removes those of the sessions the dead run left unended
+ * (orchestrator/reclaim-dead-run.ts).
+ */
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface SessionTempFiles {
+  /** The stop guard's file: once it exists, the guard refuses tool calls (stop-guard.ts). */
+  stopFile: string;
+  /** Made by the session's SessionStart hook: its hooks run. */
+  answerFile: string;
+  /** A gemini session's GEMINI_CLI_HOME (gemini/gemini-home.ts). */
+  geminiHome: string;
+}
+
+export function sessionTempFiles(marker: string): SessionTempFiles {
+  return {
+    stopFile: path.join(tmpdir(), `debussy-stop-${marker}`),
+    answerFile: path.join(tmpdir(), `debussy-hooks-${marker}`),
+    geminiHome: path.join(tmpdir(), `debussy-gemini-${marker}`),
+  };
+}
+
+/** Every path of `files`, with what the stop guard writes beside its stop file. */
+export function sessionTempPaths(files: SessionTempFiles): string[] {
+  return [files.stopFile, `${files.stopFile}.next`, `${files.stopFile}.d`, files.answerFile, files.geminiHome];
+}
+
+/** Removes what a session of `marker` kept in the temporary directory; what is gone already is no error. */
+export function removeSessionTempFiles(marker: string): void {
+  for (const file of sessionTempPaths(sessionTempFiles(marker))) {
+    try {
+      rmSync(file, { recursive: true, force: true });
+    } catch {
+      // Not ours to remove (another user's file of the same name): left alone.
+    }
+  }
+}

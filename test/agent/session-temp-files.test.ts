@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createStopGuard } from '../../src/agent/stop-guard.js';
+import { removeSessionTempFiles, sessionTempFiles, sessionTempPaths } from '../../src/agent/session-temp-files.js';
+
+/** Every file a session of `marker` makes, as the session makes them. */
+function sessionLeftFiles(marker: string): string[] {
+  const files = sessionTempFiles(marker);
+  const guard = createStopGuard(marker);
+  guard.arm(['toolu_1']);
+  writeFileSync(guard.answerFile, '');
+  mkdirSync(path.join(files.geminiHome, '.gemini'), { recursive: true });
+  writeFileSync(path.join(files.geminiHome, '.gemini', 'settings.json'), '{}');
+  mkdirSync(`${files.stopFile}.d/1`, { recursive: true });
+  writeFileSync(`${files.stopFile}.next`, '');
+  onTestFinished(() => removeSessionTempFiles(marker));
+  return sessionTempPaths(files);
+}
+
+describe("a session's files in the temporary directory", () => {
+  it('are all named by its marker, and removed by it alone', () => {
+    const dead = randomUUID();
+    const other = randomUUID();
+    const left = sessionLeftFiles(dead);
+    const others = sessionLeftFiles(other);
+    expect(left.every(existsSync)).toBe(true);
+    expect(left.every((file) => path.basename(file).includes(dead))).toBe(true);
+    removeSessionTempFiles(dead);
+    expect(left.filter(existsSync)).toEqual([]);
+    expect(others.every(existsSync)).toBe(true);
+  });
+
+  it('removing what is gone already is no error', () => {
+    expect(() => removeSessionTempFiles(randomUUID())).not.toThrow();
+  });
+});
