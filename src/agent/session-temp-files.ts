@@ -31,8 +31,15 @@ export function sessionTempPaths(files: SessionTempFiles): string[] {
   return [files.stopFile, `${files.stopFile}.next`, `${files.stopFile}.d`, files.answerFile, files.geminiHome];
 }
 
-/** Removes what a session of `marker` kept in the temporary directory; what is gone already is no error. */
+/** What a session's marker looks like (randomUUID's shape, or another plain name): never a path. */
+const PLAIN_MARKER = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
+
+/**
+ * Removes what a session of `marker` kept in the temporary directory; what is gone already is no
+ * error. The marker comes from a journal: one that is not a plain name (a path, `..`) removes nothing.
+ */
 export function removeSessionTempFiles(marker: string): void {
+  if (!PLAIN_MARKER.test(marker)) return;
   for (const file of sessionTempPaths(sessionTempFiles(marker))) {
     try {
       rmSync(file, { recursive: true, force: true });

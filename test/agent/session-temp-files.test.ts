@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createStopGuard } from '../../src/agent/stop-guard.js';
@@ -30,6 +31,16 @@ describe("a session's files in the temporary directory", () => {
     removeSessionTempFiles(dead);
     expect(left.filter(existsSync)).toEqual([]);
     expect(others.every(existsSync)).toBe(true);
+  });
+
+  it('a marker that is not a plain name (a forged journal) removes nothing', () => {
+    const victim = mkdtempSync(path.join(tmpdir(), 'debussy-victim-'));
+    onTestFinished(() => rmSync(victim, { recursive: true, force: true }));
+    writeFileSync(path.join(victim, 'work.txt'), 'the user\'s');
+    for (const forged of [`x/../../${path.relative('/', victim)}`, `../${path.basename(victim)}`, '..', '', '/', `a/../${path.basename(victim)}`]) {
+      removeSessionTempFiles(forged);
+      expect(existsSync(path.join(victim, 'work.txt')), forged).toBe(true);
+    }
   });
 
   it('removing what is gone already is no error', () => {
