@@ -1,7 +1,7 @@
 import { access, constants, copyFile, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { GitError } from '../errors/index.js';
+import { ownedTempPrefix } from '../process/owned-temp-dirs.js';
 import { emptyTreeSha, gitPath, indexPath, isGitRepo } from './repo.js';
 import { firstLines, runGit, runGitTask, splitNul, type GitOutput } from './run-git.js';
 
@@ -53,7 +53,7 @@ export async function commitPaths(root: string, message: string, paths: readonly
     });
   }
   if (paths.length === 0) return { committed: false, files: [], reason: 'nothing-to-commit' };
-  const work = await mkdtemp(join(tmpdir(), 'debussy-commit-'));
+  const work = await mkdtemp(ownedTempPrefix('commit'));
   let committed: string[];
   try {
     const outcome = await commitInPrivateIndex(root, message, paths, work);
@@ -118,7 +118,7 @@ async function copyIndex(from: string, to: string): Promise<void> {
  * when done, else why not.
  */
 async function matchIndexToHead(root: string, committed: readonly string[], listed: readonly string[]): Promise<string | undefined> {
-  const work = await mkdtemp(join(tmpdir(), 'debussy-commit-'));
+  const work = await mkdtemp(ownedTempPrefix('commit'));
   try {
     const ours = new Set(committed);
     const extras = listed.filter((path) => !ours.has(path));

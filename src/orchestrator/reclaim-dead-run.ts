@@ -8,6 +8,7 @@
 import { SESSION_MARKER_VAR } from '../agent/session-processes.js';
 import { removeSessionTempFiles } from '../agent/session-temp-files.js';
 import { findOrphansOf, type ProcessOwner } from '../process/owner-marker.js';
+import { removeOwnedTempDirs } from '../process/owned-temp-dirs.js';
 import { findSessionProcesses, terminateProcesses, type ProcessRef } from '../process/tree.js';
 import { isProcessAlive } from '../process/identity.js';
 import type { RunState, SessionSummary } from '../state/index.js';
@@ -32,7 +33,8 @@ function sessionLeftovers(run: RunState): ProcessRef[] {
 /**
  * Ends what a dead run left behind: the unended sessions of `run` (when its journal is known) and
  * every process started by one of the dead `owners` (the debussy processes that held the lock or
- * wrote the journal); then removes what those sessions kept in the temporary directory. Resolves
+ * wrote the journal); then removes what those sessions and those debussy processes kept in the
+ * temporary directory. Resolves
  * with how many processes were ended.
  */
 export async function reclaimDeadRun(run: RunState | undefined, owners: readonly ProcessOwner[] = []): Promise<number> {
@@ -40,6 +42,8 @@ export async function reclaimDeadRun(run: RunState | undefined, owners: readonly
   for (const owner of owners) refs.push(...findOrphansOf(owner));
   const unique = [...new Map(refs.map((ref) => [ref.pid, ref])).values()];
   const ended = unique.length === 0 ? 0 : await terminateProcesses(unique, 2000);
+  // A git commit's folder (a copy of the index, the paths) when debussy was killed in the middle of one.
+  for (const owner of owners) removeOwnedTempDirs(owner, 'commit');
   for (const session of run === undefined ? [] : unendedSessions(run)) {
     if (session.marker !== undefined && session.marker !== '') removeSessionTempFiles(session.marker);
   }

@@ -5,7 +5,7 @@
  * process: test/orchestrator/interrupted-gates-and-hooks.test.ts, test/verification/gates-in-run.test.ts.
  * Each sleep has its own duration so the process checks never see another test's processes.
  */
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,14 @@ import { bash, done, scriptBySession, write } from './session-script.js';
 let project: E2EProject | undefined;
 const outside: string[] = [];
 afterEach(async () => {
+  // A test that failed before the next run ended them must not leave its orphans to the next test.
+  for (const pid of livePids(/^sleep 34[34]$/)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Ended meanwhile.
+    }
+  }
   await project?.dispose();
   project = undefined;
   for (const dir of outside.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -65,10 +73,15 @@ describe('kill -9 of debussy', () => {
     first.child.kill('SIGKILL');
     await first.done;
     expect(livePids(/^sleep 344$/).length).toBeGreaterThan(0);
+    // The commit's folder in the temporary directory (a copy of the index, the paths committed),
+    // named by the debussy that made it.
+    const commitFolders = () => readdirSync(os.tmpdir()).filter((name) => name.startsWith(`debussy-commit-${first.child.pid}-`));
+    expect(commitFolders().length).toBeGreaterThan(0);
 
     const next = await project.run(['run', project.planArg]);
     expect(next.code, next.stdout + next.stderr).toBe(0);
     expect(livePids(/^sleep 344$/)).toEqual([]);
+    expect(commitFolders()).toEqual([]);
     expect(existsSync(path.join(project.dir, '.git', 'index.lock'))).toBe(false);
     // The agent's work is never lost: committed, or still in the tree.
     expect(project.read('wip.txt')).toBe('work in progress\n');
