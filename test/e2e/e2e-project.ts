@@ -121,7 +121,15 @@ export class E2EProject {
  */
 async function eventsWritten(file: string): Promise<JournalEvent[]> {
   const problems: string[] = [];
-  readFileSync(file, 'utf8').split('\n').forEach((text, index) => {
+  let written: string;
+  try {
+    written = readFileSync(file, 'utf8');
+  } catch (error) {
+    // A run that is starting: its folder is made before its journal (a clean-clone CI polled in between).
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  written.split('\n').forEach((text, index) => {
     let line: unknown;
     try {
       line = JSON.parse(text);
