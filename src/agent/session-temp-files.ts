@@ -26,9 +26,20 @@ export function sessionTempFiles(marker: string): SessionTempFiles {
   };
 }
 
+/** What the stop guard keeps beside its stop file: the list being written (renamed over it), and the tokens of the entries let through. */
+export function besideStopFile(stopFile: string): { next: string; tokens: string } {
+  return { next: `${stopFile}.next`, tokens: `${stopFile}.d` };
+}
+
+/** Every path of the stop guard's (stop-guard.ts removes them as its session ends). */
+export function stopGuardPaths(files: Pick<SessionTempFiles, 'stopFile' | 'answerFile'>): string[] {
+  const beside = besideStopFile(files.stopFile);
+  return [files.stopFile, beside.next, beside.tokens, files.answerFile];
+}
+
 /** Every path of `files`, with what the stop guard writes beside its stop file. */
 export function sessionTempPaths(files: SessionTempFiles): string[] {
-  return [files.stopFile, `${files.stopFile}.next`, `${files.stopFile}.d`, files.answerFile, files.geminiHome];
+  return [...stopGuardPaths(files), files.geminiHome];
 }
 
 /** What a session's marker looks like (randomUUID's shape, or another plain name): never a path. */

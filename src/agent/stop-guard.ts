@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { shellQuote } from '../text/shell-quote.js';
-import { sessionTempFiles } from './session-temp-files.js';
+import { besideStopFile, sessionTempFiles, stopGuardPaths } from './session-temp-files.js';
 
 /** A hook as both Claude Code and codex take it: a command run for the tool calls its matcher names. */
 export interface CommandHook {
@@ -55,7 +55,7 @@ export function stopGuardByCallCommand(stopFile: string): string {
  */
 export function stopGuardEndCommand(stopFile: string): string {
   const file = shellQuote(stopFile);
-  const tokens = shellQuote(`${stopFile}.d`);
+  const tokens = shellQuote(besideStopFile(stopFile).tokens);
   const answer = JSON.stringify({ continue: false, stopReason: STOP_REFUSAL });
   return [
     `test -e ${file} || exit 0`,
@@ -91,21 +91,18 @@ export function createStopGuard(sessionMarker: string, listable: ListableEntry =
     answerFile,
     answered: () => existsSync(answerFile),
     arm(allowedCallIds = []) {
-      const next = `${stopFile}.next`;
+      const beside = besideStopFile(stopFile);
       try {
         // Written aside, then renamed over: a hook never reads half a list.
-        mkdirSync(`${stopFile}.d`, { recursive: true });
-        writeFileSync(next, stopFileText(allowedCallIds, listable));
-        renameSync(next, stopFile);
+        mkdirSync(beside.tokens, { recursive: true });
+        writeFileSync(beside.next, stopFileText(allowedCallIds, listable));
+        renameSync(beside.next, stopFile);
       } catch {
         // Without the file the guard is off; the signals still stop the session.
       }
     },
     dispose() {
-      rmSync(stopFile, { force: true });
-      rmSync(`${stopFile}.next`, { force: true });
-      rmSync(`${stopFile}.d`, { recursive: true, force: true });
-      rmSync(answerFile, { force: true });
+      for (const file of stopGuardPaths({ stopFile, answerFile })) rmSync(file, { recursive: true, force: true });
     },
   };
 }

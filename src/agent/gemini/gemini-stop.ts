@@ -12,8 +12,8 @@
  * asks for and gets before debussy has read that they are done (debussy starved of the CPU) has
  * its tools refused by the guard, and gemini ends its run. A stop with no tool running arms the
  * guard with nothing let through and signals after a short settle: a tool_use read after it is
- * refused (gemini ends with a result). The chat file is read after the stream's waiting lines, so
- * the stop call's own tool_use lines are known by then (gemini-session.ts).
+ * refused (gemini ends with a result). What the chat file adds is handled one turn of the event
+ * loop after it is read, so the stop call's own tool_use lines are known by then (gemini-session.ts).
  */
 
 /**
