@@ -166,7 +166,8 @@ describe('ending a codex app-server turn while a tool runs', () => {
     const sentAt = Date.now();
     await client.interrupt(threadId, turnId);
     const completed = await client.waitForNotification('turn/completed');
-    expect(client.codex.startedAt + completed.at - sentAt).toBeLessThan(1_000);
+    // At once: long before the 30 s tool would end (a loose bound, so that a loaded machine's late read is not taken for a wait).
+    expect(client.codex.startedAt + completed.at - sentAt).toBeLessThan(10_000);
     expect(completed.params).toMatchObject({ turn: { status: 'interrupted', error: null } });
     expect(itemsOf(client, 'item/completed', 'commandExecution')).toEqual([]);
     // The tool lives on as a background terminal the model could poll; closing stdin ends it.
@@ -188,7 +189,7 @@ describe('ending a codex app-server turn while a tool runs', () => {
     const sentAt = Date.now();
     client.codex.signal('SIGTERM');
     const result = await client.codex.done;
-    expect(Date.now() - sentAt).toBeLessThan(2_000);
+    expect(Date.now() - sentAt).toBeLessThan(10_000); // at once: long before the 30 s tool would end
     expect(result).toMatchObject({ exitCode: 0, signal: null });
     expect(await gone(tool, 2_000)).toBe(true);
     expect(client.notifications('turn/completed')).toEqual([]);

@@ -50,7 +50,7 @@ function watchRollout(codex: RunningCodex): Array<{ at: number; record: Line }> 
 const payloadType = (r: Line) => `${String(r.type)}:${typeof (r.payload as Line | undefined)?.type === 'string' ? ((r.payload as Line).type as string) : ''}`;
 
 describe('codex exec --json', () => {
-  it('prints items and one thread-total usage per turn; the rollout on disk has each call usage before the tool starts, the window after it', async () => {
+  it('prints items and one thread-total usage per turn; the rollout on disk has each call usage as the tool starts, the window as it ends', async () => {
     const { server, codex } = await startExec([
       { kind: 'calls', calls: [execCommand('sleep 1; echo wrote', 'call_1')], usage: { input_tokens: 10_000, cached_tokens: 8_000, output_tokens: 50, reasoning_tokens: 10 } },
       { kind: 'text', text: 'Done here.', usage: { input_tokens: 10_200, cached_tokens: 10_000, output_tokens: 5 } },
@@ -77,12 +77,14 @@ describe('codex exec --json', () => {
     expect(usageRecords.map((r) => r.payload.response_id)).toEqual(['resp_scripted_0', 'resp_scripted_1']);
     expect(usageRecords[0]?.payload.usage).toEqual({ input_tokens: 10_000, cached_input_tokens: 8_000, cache_write_input_tokens: 0, output_tokens: 50, reasoning_output_tokens: 10, total_tokens: 10_050 });
     const toolStartedAt = result.lines.find((l) => (l.value as Line).type === 'item.started')!.at;
-    expect(usageRecords[0]!.at).toBeLessThanOrEqual(toolStartedAt + 20);
+    // The call's usage is on disk while its 1 s tool runs. Both times are when this process saw the
+    // line (the rollout is polled every 20 ms): the bounds leave half the tool's second for a late read.
+    expect(usageRecords[0]!.at).toBeLessThanOrEqual(toolStartedAt + 500);
     const tokenCounts = records.filter((r) => r.type === 'event_msg:token_count');
     expect(tokenCounts).toHaveLength(2);
     expect(tokenCounts[0]?.payload.info).toMatchObject({ last_token_usage: { input_tokens: 10_000 }, model_context_window: 258_400 });
     const toolDoneAt = result.lines.find((l) => (l.value as Line).type === 'item.completed')!.at;
-    expect(tokenCounts[0]!.at).toBeGreaterThanOrEqual(toolDoneAt - 20);
+    expect(tokenCounts[0]!.at).toBeGreaterThanOrEqual(toolDoneAt - 500);
     expect(toolOutputs(server.responseRequests()[1]!)[0]?.output).toContain('wrote');
 
     await recordCodexFixture('tool-session', 'exec', result.lines.map((l) => l.raw), { exitCode: result.exitCode, signal: result.signal, stderr: '' });
