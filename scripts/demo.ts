@@ -8,18 +8,19 @@
  * restarted session's prompt, the git log and `debussy status`. Everything started is stopped and
  * the temp project removed (unless --keep), Ctrl-C included. Exits with debussy's exit code.
  *
- * Usage: tsx scripts/demo.ts [--keep]
+ * Usage: npm run demo [-- --keep] (node --import tsx scripts/demo.ts, after the build)
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { GITIGNORE_ENTRIES } from '../src/scaffold/gitignore.js';
 import { CLAUDE_BIN, claudeEnv } from '../test/support/claude.js';
 import { startDemoModelServer, type DemoModelServer } from './demo/model-server.js';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEBUSSY_BIN = path.join(REPO_ROOT, 'bin', 'debussy.js');
 const PLAN_SOURCE = path.join(REPO_ROOT, 'plans', 'demo');
 const PLAN_ARG = 'plans/demo/MASTER_PLAN.md';

@@ -20,11 +20,14 @@ export interface DemoModelServer {
 }
 
 export function startDemoModelServer(latencyMs: number): Promise<DemoModelServer> {
-  // Workers do not inherit tsx's loader: register it in the worker before loading this file.
+  // Workers do not inherit tsx's loader: register it in the worker before loading this file. An
+  // async function, not top-level await, which eval'd worker code has only on newer Node 20s.
   const code = [
-    `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))});`,
-    'register();',
-    `await import(${JSON.stringify(import.meta.url)});`,
+    '(async () => {',
+    `  const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))});`,
+    '  register();',
+    `  await import(${JSON.stringify(import.meta.url)});`,
+    '})();',
   ].join('\n');
   const worker = new Worker(code, { eval: true, workerData: { role: ROLE, latencyMs } });
   let restartPrompt: string | undefined;
