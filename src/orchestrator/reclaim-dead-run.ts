@@ -34,8 +34,7 @@ function sessionLeftovers(run: RunState): ProcessRef[] {
  * Ends what a dead run left behind: the unended sessions of `run` (when its journal is known) and
  * every process started by one of the dead `owners` (the debussy processes that held the lock or
  * wrote the journal); then removes what those sessions and those debussy processes kept in the
- * temporary directory. Resolves
- * with how many processes were ended.
+ * temporary directory. Resolves with how many processes were ended.
  */
 export async function reclaimDeadRun(run: RunState | undefined, owners: readonly ProcessOwner[] = []): Promise<number> {
   const refs = run === undefined ? [] : sessionLeftovers(run);
@@ -44,8 +43,7 @@ export async function reclaimDeadRun(run: RunState | undefined, owners: readonly
   const ended = unique.length === 0 ? 0 : await terminateProcesses(unique, 2000);
   // A git commit's folder (a copy of the index, the paths) when debussy was killed in the middle of one.
   for (const owner of owners) removeOwnedTempDirs(owner, 'commit');
-  for (const session of run === undefined ? [] : unendedSessions(run)) {
-    if (session.marker !== undefined && session.marker !== '') removeSessionTempFiles(session.marker);
-  }
+  // removeSessionTempFiles takes only a plain name: an empty or forged marker removes nothing.
+  for (const session of run === undefined ? [] : unendedSessions(run)) if (session.marker !== undefined) removeSessionTempFiles(session.marker);
   return ended;
 }

@@ -13,17 +13,22 @@ import { OWNER_MARKER_VAR, ownerMarkerValue, type ProcessOwner } from './owner-m
 /** What an owner marker looks like (`<pid>-<start time>`): never a path. */
 const PLAIN_OWNER = /^\d+-[0-9x]+$/;
 
+/** The start of the name of a folder of `kind` made by the debussy whose owner marker is `owner` (none: unowned). */
+function ownedName(kind: string, owner?: string): string {
+  return owner === undefined ? `debussy-${kind}-` : `debussy-${kind}-${owner}-`;
+}
+
 /** The prefix for mkdtemp of a folder of `kind` that this debussy makes (without an owner marker, unowned). */
 export function ownedTempPrefix(kind: string, env: NodeJS.ProcessEnv = process.env): string {
   const owner = env[OWNER_MARKER_VAR];
-  return path.join(tmpdir(), owner !== undefined && PLAIN_OWNER.test(owner) ? `debussy-${kind}-${owner}-` : `debussy-${kind}-`);
+  return path.join(tmpdir(), ownedName(kind, owner !== undefined && PLAIN_OWNER.test(owner) ? owner : undefined));
 }
 
 /** Removes the folders of `kind` a dead `owner` left in the temporary directory; none while it lives. How many. */
 export function removeOwnedTempDirs(owner: ProcessOwner, kind: string): number {
   const value = ownerMarkerValue(owner);
   if (!PLAIN_OWNER.test(value) || isProcessAlive(owner.pid, owner.startTime)) return 0;
-  const prefix = `debussy-${kind}-${value}-`;
+  const prefix = ownedName(kind, value);
   let names: string[];
   try {
     names = readdirSync(tmpdir()).filter((name) => name.startsWith(prefix));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createStopGuard } from '../../src/agent/stop-guard.js';
-import { removeSessionTempFiles, sessionTempFiles, sessionTempPaths } from '../../src/agent/session-temp-files.js';
+import { besideStopFile, removeSessionTempFiles, sessionTempFiles, sessionTempPaths } from '../../src/agent/session-temp-files.js';
 
 /** Every file a session of `marker` makes, as the session makes them. */
 function sessionLeftFiles(marker: string): string[] {
@@ -14,8 +14,9 @@ function sessionLeftFiles(marker: string): string[] {
   writeFileSync(guard.answerFile, '');
   mkdirSync(path.join(files.geminiHome, '.gemini'), { recursive: true });
   writeFileSync(path.join(files.geminiHome, '.gemini', 'settings.json'), '{}');
-  mkdirSync(`${files.stopFile}.d/1`, { recursive: true });
-  writeFileSync(`${files.stopFile}.next`, '');
+  const beside = besideStopFile(files.stopFile);
+  mkdirSync(path.join(beside.tokens, '1'), { recursive: true });
+  writeFileSync(beside.next, '');
   onTestFinished(() => removeSessionTempFiles(marker));
   return sessionTempPaths(files);
 }

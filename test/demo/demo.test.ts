@@ -9,6 +9,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processTable } from '../../src/process/process-table.js';
+import { livePids } from '../e2e/processes.js';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const TEMP_PREFIX = 'debussy-demo-';
@@ -98,17 +100,15 @@ function demoCommand(): string[] {
   return [bin(words[0] ?? ''), ...words.slice(1)];
 }
 
-/** The process debussy was started by (the demo's own), from /proc. */
-function debussysParent(): number | undefined {
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bin/debussy.js\0run\0')) continue;
-      return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
+/**
+ * The demo's own process: the one in the demo's process group that started a debussy (other test
+ * files run debussy at the same time).
+ */
+function demoProcess(group: number): number | undefined {
+  const table = processTable();
+  const debussies = table.readMany(livePids(/bin\/debussy\.js run /));
+  const parents = table.readMany([...(debussies?.values() ?? [])].map((debussy) => debussy.ppid));
+  return [...(parents?.values() ?? [])].find((parent) => parent.pgid === group)?.pid;
 }
 
 describe('npm run demo', () => {
@@ -169,7 +169,7 @@ describe('npm run demo', () => {
     let held: number | undefined;
     const { code, output } = await runDemo(demoCommand(), (text, child) => {
       if (held === undefined && text.includes('Write: src/count-words.mjs') && child.pid !== undefined) {
-        held = debussysParent() ?? -1;
+        held = demoProcess(child.pid) ?? -1;
         if (held <= 0) return;
         process.kill(held, 'SIGSTOP');
         process.kill(-child.pid, 'SIGINT');
